@@ -1,0 +1,370 @@
+"""LPEC line grammar: building and parsing lines in both directions.
+
+Client lines (ACTION, SUBSCRIBE, UNSUBSCRIBE) are built by the client and parsed by
+the emulator; device lines (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT,
+ERROR) are built by the emulator and parsed by the client. Keywords match
+case-insensitively. Every argument is XML-escaped and double-quoted; carriage
+returns and line feeds are escaped too, so any string survives a round trip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import re
+
+from .errors import LpecProtocolError
+
+_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&apos;",
+    "\r": "&#13;",
+    "\n": "&#10;",
+}
+_ESCAPE_RE = re.compile("[&<>\"'\r\n]")
+_NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_ENTITY_RE = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+# A quoted token (a backslash-escaped quote inside is taken literally, as some
+# firmware sends it) or a bare token.
+_TOKEN_RE = re.compile(r'[ \t]*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))')
+_TRAILING_SPACE_RE = re.compile(r"[ \t]*")
+
+MAX_CODE_POINT = 0x10FFFF
+
+
+def escape(value: str) -> str:
+    """XML-escape a value for the inside of a quoted LPEC argument."""
+    return _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], value)
+
+
+def _entity(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name[0] != "#":
+        return _NAMED_ENTITIES[name]
+    number = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+    if number > MAX_CODE_POINT or 0xD800 <= number <= 0xDFFF:
+        return match.group(0)
+    return chr(number)
+
+
+def unescape(value: str) -> str:
+    """Undo one level of XML escaping; unknown entities are left as they are."""
+    if "&" not in value:
+        return value
+    return _ENTITY_RE.sub(_entity, value)
+
+
+def quote(value: str) -> str:
+    """Escape and double-quote one argument."""
+    return f'"{escape(value)}"'
+
+
+def format_bool(value: bool) -> str:
+    """Booleans travel as true/false."""
+    return "true" if value else "false"
+
+
+def parse_bool(value: str) -> bool:
+    """Accept true/false/1/0, case-insensitively (as the device does)."""
+    lowered = value.strip().lower()
+    if lowered in ("true", "1"):
+        return True
+    if lowered in ("false", "0"):
+        return False
+    raise LpecProtocolError(f"not a boolean: {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a line: a bare word or the unescaped content of a quoted string."""
+
+    value: str
+    quoted: bool
+
+
+def tokenize(line: str) -> list[Token]:
+    """Split a line into tokens; raise LpecProtocolError on an unterminated quote."""
+    tokens: list[Token] = []
+    pos = 0
+    end = len(line.rstrip("\r\n"))
+    while pos < end:
+        match = _TOKEN_RE.match(line, pos, end)
+        if match is None:
+            rest = _TRAILING_SPACE_RE.match(line, pos, end)
+            if rest is not None and rest.end() == end:
+                break
+            raise LpecProtocolError(f"unterminated or misplaced quote at column {pos}")
+        quoted_text = match.group(1)
+        if quoted_text is not None:
+            tokens.append(Token(unescape(quoted_text.replace('\\"', '"')), True))
+        else:
+            tokens.append(Token(match.group(2), False))
+        pos = match.end()
+    return tokens
+
+
+# --- device -> client messages ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """A sub-device announced itself (on connect, or when it comes back)."""
+
+    device: str
+    udn: str
+
+
+@dataclass(frozen=True, slots=True)
+class ByeBye:
+    """A sub-device is going away (disabled, or the device is rebooting)."""
+
+    device: str
+    udn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """The reply to the ACTION in flight; values are the out-arguments in order."""
+
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Subscribed:
+    """Acknowledgement of SUBSCRIBE with the id events will carry."""
+
+    subscription_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unsubscribed:
+    """Acknowledgement of UNSUBSCRIBE, or the device revoking a subscription."""
+
+    subscription_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """State variables of one subscription; sequence 0 carries the full state."""
+
+    subscription_id: int
+    sequence: int
+    variables: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """The device rejected the command in flight."""
+
+    code: int
+    description: str
+
+
+type DeviceMessage = Alive | ByeBye | Response | Subscribed | Unsubscribed | Event | Error
+
+
+def _int(token: Token, what: str) -> int:
+    try:
+        return int(token.value)
+    except ValueError:
+        raise LpecProtocolError(f"{what} is not a number: {token.value!r}") from None
+
+
+def _expect(tokens: list[Token], count: int, keyword: str) -> None:
+    if len(tokens) != count:
+        raise LpecProtocolError(f"{keyword} takes {count - 1} fields, got {len(tokens) - 1}")
+
+
+def parse_device_line(line: str) -> DeviceMessage | None:
+    """Parse a line sent by a device; None for a blank line."""
+    tokens = tokenize(line)
+    if not tokens:
+        return None
+    keyword = tokens[0].value.upper() if not tokens[0].quoted else ""
+    args = tokens[1:]
+    match keyword:
+        case "ALIVE" | "BYEBYE":
+            _expect(tokens, 3, keyword)
+            kind = Alive if keyword == "ALIVE" else ByeBye
+            return kind(args[0].value, args[1].value)
+        case "RESPONSE":
+            return Response(tuple(token.value for token in args))
+        case "SUBSCRIBE":
+            _expect(tokens, 2, keyword)
+            return Subscribed(_int(args[0], "subscription id"))
+        case "UNSUBSCRIBE":
+            _expect(tokens, 2, keyword)
+            return Unsubscribed(_int(args[0], "subscription id"))
+        case "EVENT":
+            return _parse_event(args)
+        case "ERROR":
+            if not args:
+                raise LpecProtocolError("ERROR without a code")
+            description = " ".join(token.value for token in args[1:])
+            return Error(_int(args[0], "error code"), description)
+    raise LpecProtocolError(f"unknown keyword {tokens[0].value!r}")
+
+
+def _parse_event(args: list[Token]) -> Event:
+    if len(args) < 2:
+        raise LpecProtocolError("EVENT needs a subscription id and a sequence number")
+    pairs = args[2:]
+    if len(pairs) % 2:
+        raise LpecProtocolError("EVENT variables must come in name/value pairs")
+    variables: dict[str, str] = {}
+    for index in range(0, len(pairs), 2):
+        name = pairs[index]
+        if name.quoted:
+            raise LpecProtocolError(f"EVENT variable name is quoted: {name.value!r}")
+        variables[name.value] = pairs[index + 1].value
+    return Event(_int(args[0], "subscription id"), _int(args[1], "sequence"), variables)
+
+
+def format_alive(device: str, udn: str) -> str:
+    """Build an ALIVE line."""
+    return f"ALIVE {device} {udn}"
+
+
+def format_byebye(device: str, udn: str) -> str:
+    """Build a BYEBYE line."""
+    return f"BYEBYE {device} {udn}"
+
+
+def format_response(values: tuple[str, ...] | list[str] = ()) -> str:
+    """Build a RESPONSE line."""
+    return " ".join(["RESPONSE", *(quote(value) for value in values)])
+
+
+def format_subscribed(subscription_id: int) -> str:
+    """Build the SUBSCRIBE acknowledgement."""
+    return f"SUBSCRIBE {subscription_id}"
+
+
+def format_unsubscribed(subscription_id: int) -> str:
+    """Build an UNSUBSCRIBE line (acknowledgement or revocation)."""
+    return f"UNSUBSCRIBE {subscription_id}"
+
+
+def format_event(subscription_id: int, sequence: int, variables: dict[str, str]) -> str:
+    """Build an EVENT line."""
+    parts = [f"EVENT {subscription_id} {sequence}"]
+    parts.extend(f"{name} {quote(value)}" for name, value in variables.items())
+    return " ".join(parts)
+
+
+def format_error(code: int, description: str) -> str:
+    """Build an ERROR line."""
+    return f"ERROR {code} {quote(description)}"
+
+
+# --- client -> device messages ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """ACTION <device>/<service> <version> <action> "<arg>"..."""
+
+    device: str
+    service: str
+    version: int
+    action: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SubscribeRequest:
+    """SUBSCRIBE <device>/<service>."""
+
+    device: str
+    service: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnsubscribeRequest:
+    """UNSUBSCRIBE [<id> | <device>/<service>]; both None means every subscription."""
+
+    subscription_id: int | None = None
+    path: str | None = None
+
+
+type ClientMessage = ActionRequest | SubscribeRequest | UnsubscribeRequest
+
+
+def _version(token: Token) -> int:
+    try:
+        version = int(token.value)
+    except ValueError:
+        raise LpecProtocolError(f"invalid version {token.value!r}", code=104) from None
+    if version < 1:
+        raise LpecProtocolError(f"invalid version {token.value!r}", code=104)
+    return version
+
+
+def split_path(path: str) -> tuple[str, str]:
+    """Split 'Ds/Product' into ('Ds', 'Product')."""
+    device, sep, service = path.partition("/")
+    if not sep or not device or not service or "/" in service:
+        raise LpecProtocolError(f"expected <device>/<service>, got {path!r}", code=102)
+    return device, service
+
+
+def format_action(
+    path: str, version: int, action: str, args: tuple[str, ...] | list[str] = ()
+) -> str:
+    """Build an ACTION line; path is '<device>/<service>'."""
+    split_path(path)
+    return " ".join([f"ACTION {path} {version} {action}", *(quote(arg) for arg in args)])
+
+
+def format_subscribe(path: str) -> str:
+    """Build a SUBSCRIBE line."""
+    split_path(path)
+    return f"SUBSCRIBE {path}"
+
+
+def format_unsubscribe(target: int | str | None = None) -> str:
+    """Build an UNSUBSCRIBE line for an id, a '<device>/<service>' path, or everything."""
+    return "UNSUBSCRIBE" if target is None else f"UNSUBSCRIBE {target}"
+
+
+def parse_client_line(line: str) -> ClientMessage | None:
+    """Parse a line sent by a control point; None for a blank line."""
+    tokens = tokenize(line)
+    if not tokens:
+        return None
+    keyword = tokens[0].value.upper() if not tokens[0].quoted else ""
+    args = tokens[1:]
+    match keyword:
+        case "ACTION":
+            if not args:
+                raise LpecProtocolError("ACTION without a service", code=102)
+            if len(args) < 2:
+                raise LpecProtocolError("ACTION without a version", code=105)
+            if len(args) < 3:
+                raise LpecProtocolError("ACTION without a method", code=107)
+            device, service = split_path(args[0].value)
+            if any(not token.quoted for token in args[3:]):
+                raise LpecProtocolError("ACTION arguments must be quoted", code=302)
+            return ActionRequest(
+                device,
+                service,
+                _version(args[1]),
+                args[2].value,
+                tuple(token.value for token in args[3:]),
+            )
+        case "SUBSCRIBE":
+            _expect(tokens, 2, keyword)
+            device, service = split_path(args[0].value)
+            return SubscribeRequest(device, service)
+        case "UNSUBSCRIBE":
+            if not args:
+                return UnsubscribeRequest()
+            _expect(tokens, 2, keyword)
+            if args[0].value.isdigit():
+                return UnsubscribeRequest(subscription_id=int(args[0].value))
+            split_path(args[0].value)
+            return UnsubscribeRequest(path=args[0].value)
+    raise LpecProtocolError(f"unknown keyword {tokens[0].value!r}")

@@ -1,0 +1,44 @@
+"""The one exception hierarchy of the LPEC library."""
+
+from __future__ import annotations
+
+
+class LpecError(Exception):
+    """Base class of every error raised by this library."""
+
+
+class LpecConnectionError(LpecError):
+    """The TCP session could not be opened, or was lost before a command completed."""
+
+
+class LpecTimeoutError(LpecError, TimeoutError):
+    """The device did not answer in time."""
+
+
+class LpecProtocolError(LpecError):
+    """A line did not follow the LPEC grammar.
+
+    `code` is the LPEC error code a device answers such a line with (101 when no
+    more specific code applies), so a server built on this codec can reply in kind.
+    """
+
+    def __init__(self, message: str, code: int = 101) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class LpecDeviceError(LpecError):
+    """The device answered ERROR: carries the LPEC (or UPnP) code and its text."""
+
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(f"LPEC error {code}: {description}")
+        self.code = code
+        self.description = description
+
+
+class LpecInvalidArgumentError(LpecError, ValueError):
+    """A command was given an argument the device cannot accept (checked before sending)."""
+
+
+class LpecUnsupportedError(LpecError):
+    """The device lacks the service a command needs."""

@@ -1,0 +1,14 @@
+"""Root test configuration.
+
+`import custom_components` first: phacc ships a testing_config/custom_components
+package that would otherwise shadow ours (see docs/development.md).
+"""
+
+import pytest
+
+import custom_components  # noqa: F401
+
+
+@pytest.fixture(autouse=True)
+def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
+    """Let Home Assistant load custom_components/linn in every test."""
