@@ -1,0 +1,301 @@
+"""One LPEC TCP connection: line framing, the single command slot and message routing.
+
+A connection never reconnects; when it dies it fails the command in flight and tells
+its listener once. `LpecSession` builds reconnection on top of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+import logging
+import time
+from typing import Protocol
+
+from .codec import (
+    Alive,
+    ByeBye,
+    DeviceMessage,
+    Error,
+    Event,
+    Response,
+    Subscribed,
+    Unsubscribed,
+    parse_device_line,
+)
+from .errors import LpecConnectionError, LpecError, LpecProtocolError, LpecTimeoutError
+from .ratelimit import RateLimitedLog
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_LINE_BYTES = 1024 * 1024
+# Replies still owed for commands that timed out; past this the stream is not trusted.
+_MAX_ORPHANS = 8
+
+type Reply = Response | Subscribed | Error
+
+
+class ConnectionListener(Protocol):
+    """What a connection reports to its owner. Called synchronously from the reader."""
+
+    def on_alive(self, device: str, udn: str) -> None:
+        """Handle a sub-device announcing itself after the connection opened."""
+
+    def on_byebye(self, device: str, udn: str) -> None:
+        """Handle a sub-device going away; its subscriptions are gone."""
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Handle an EVENT for the subscription to `path` (e.g. 'Ds/Product')."""
+
+    def on_revoked(self, path: str) -> None:
+        """Handle the device revoking the subscription to `path`."""
+
+    def on_closed(self, error: LpecConnectionError) -> None:
+        """Handle the death of the connection; called once."""
+
+
+@dataclass(slots=True)
+class _Command:
+    expects: type[Response] | type[Subscribed]
+    path: str | None
+    future: asyncio.Future[Reply]
+
+
+class LpecConnection:
+    """An open LPEC session on one TCP connection.
+
+    Exactly one command is in flight at a time: RESPONSE lines carry no request id,
+    so the next reply belongs to the oldest unanswered command.
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        listener: ConnectionListener,
+        alive: dict[str, str],
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._listener = listener
+        self.alive = alive
+        self.subscriptions: dict[int, str] = {}
+        self.last_reply = time.monotonic()
+        self._lock = asyncio.Lock()
+        self._current: _Command | None = None
+        self._orphans = 0
+        self._stray_error_expected = True
+        self._settled = asyncio.Event()
+        self._closed = False
+        self._bad_lines = RateLimitedLog(_LOGGER, interval=10.0)
+        self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="lpec-reader")
+
+    @classmethod
+    async def open(cls, host: str, port: int, listener: ConnectionListener) -> LpecConnection:
+        """Connect, wait for ALIVE of the Ds sub-device, then send the blank line.
+
+        No timeout here: the caller bounds the whole open (a device at its session
+        cap accepts TCP but never says ALIVE).
+        """
+        try:
+            reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE_BYTES)
+        except OSError as err:
+            raise LpecConnectionError(f"cannot connect to {host}:{port}: {err}") from err
+        try:
+            alive = await _read_alive(reader)
+            # Firmware answers the first command after ALIVE with a spurious ERROR.
+            writer.write(b"\r\n")
+            await writer.drain()
+        except BaseException:
+            writer.close()
+            raise
+        return cls(reader, writer, listener, alive)
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is dead."""
+        return self._closed
+
+    @property
+    def busy(self) -> bool:
+        """True while a command is in flight or queued."""
+        return self._lock.locked()
+
+    async def settle(self, seconds: float) -> None:
+        """Wait (briefly) for the spurious ERROR the blank line may provoke."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._settled.wait(), seconds)
+        self._stray_error_expected = False
+
+    async def request(
+        self,
+        line: str,
+        expects: type[Response] | type[Subscribed],
+        deadline: float,
+        path: str | None = None,
+    ) -> Reply:
+        """Send one command line and return its reply (Error included, not raised).
+
+        `deadline` is in event-loop time and covers queueing behind other commands.
+        """
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise LpecTimeoutError(f"{line!r} timed out waiting for the command slot") from None
+        try:
+            return await self._send_and_wait(line, expects, path, deadline)
+        finally:
+            self._lock.release()
+
+    async def _send_and_wait(
+        self,
+        line: str,
+        expects: type[Response] | type[Subscribed],
+        path: str | None,
+        deadline: float,
+    ) -> Reply:
+        if self._closed:
+            raise LpecConnectionError("connection is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Reply] = loop.create_future()
+        self._current = _Command(expects, path, future)
+        try:
+            self._writer.write(line.encode() + b"\r\n")
+            done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
+            if not done:
+                raise LpecTimeoutError(f"no reply to {line!r} in time")
+            return future.result()
+        finally:
+            self._current = None
+            if not future.done():
+                future.cancel()
+                self._owe_reply()
+
+    def _owe_reply(self) -> None:
+        self._orphans += 1
+        if self._orphans > _MAX_ORPHANS:
+            self.abort(LpecConnectionError("device stopped answering commands"))
+
+    def abort(self, error: LpecConnectionError) -> None:
+        """Kill the connection now (e.g. a keepalive went unanswered)."""
+        if self._closed:
+            return
+        self._closed = True
+        if asyncio.current_task() is not self._task:
+            self._task.cancel()
+        current = self._current
+        if current is not None and not current.future.done():
+            current.future.set_exception(error)
+        self._settled.set()
+        self._writer.close()
+        try:
+            self._listener.on_closed(error)
+        except Exception:
+            _LOGGER.exception("Connection listener failed")
+
+    async def close(self) -> None:
+        """Close the connection and wait for the reader to finish."""
+        self.abort(LpecConnectionError("connection closed"))
+        await asyncio.gather(self._task, return_exceptions=True)
+        try:
+            async with asyncio.timeout(1.0):
+                await self._writer.wait_closed()
+        except OSError, TimeoutError:
+            pass
+
+    async def _read_loop(self) -> None:
+        error: LpecConnectionError
+        try:
+            while True:
+                raw = await self._reader.readline()
+                if not raw:
+                    error = LpecConnectionError("connection closed by the device")
+                    break
+                self._handle_line(raw.decode("utf-8", errors="replace"))
+        except asyncio.LimitOverrunError, ValueError:
+            error = LpecConnectionError(f"line longer than {MAX_LINE_BYTES} bytes")
+        except OSError as err:
+            error = LpecConnectionError(f"connection lost: {err}")
+        _LOGGER.debug("LPEC connection ends: %s", error)
+        self.abort(error)
+
+    def _handle_line(self, line: str) -> None:
+        try:
+            message = parse_device_line(line)
+        except LpecProtocolError as err:
+            self._bad_lines.warning("Skipping malformed LPEC line %.200r: %s", line, err)
+            return
+        if message is not None:
+            try:
+                self._dispatch(message)
+            except Exception:
+                _LOGGER.exception("Failed to handle LPEC line %.200r", line)
+
+    def _dispatch(self, message: DeviceMessage) -> None:
+        match message:
+            case Event(subscription_id=sid):
+                path = self.subscriptions.get(sid)
+                if path is None:
+                    _LOGGER.debug("Dropping EVENT for unknown subscription %s", sid)
+                else:
+                    self._listener.on_event(path, message)
+            case Alive(device=device, udn=udn):
+                self.alive[device] = udn
+                self._listener.on_alive(device, udn)
+            case ByeBye(device=device, udn=udn):
+                self.alive.pop(device, None)
+                prefix = f"{device}/"
+                for sid in [s for s, p in self.subscriptions.items() if p.startswith(prefix)]:
+                    del self.subscriptions[sid]
+                self._listener.on_byebye(device, udn)
+            case Unsubscribed(subscription_id=sid):
+                # This client never unsubscribes, so every UNSUBSCRIBE is a revocation.
+                path = self.subscriptions.pop(sid, None)
+                if path is not None:
+                    self._listener.on_revoked(path)
+            case Response() | Subscribed() | Error():
+                self._reply(message)
+
+    def _reply(self, message: Reply) -> None:
+        self.last_reply = time.monotonic()
+        if self._orphans:
+            self._orphans -= 1
+            _LOGGER.debug("Dropping late reply %s", message)
+            return
+        current = self._current
+        if current is None or current.future.done():
+            if isinstance(message, Error) and self._stray_error_expected:
+                self._stray_error_expected = False
+                self._settled.set()
+                _LOGGER.debug("Ignoring first-command ERROR %s", message)
+            else:
+                _LOGGER.debug("Dropping unexpected reply %s", message)
+            return
+        self._stray_error_expected = False
+        if isinstance(message, Subscribed) and current.path is not None:
+            # Register before the caller wakes up: EVENT 0 follows on the next line.
+            self.subscriptions[message.subscription_id] = current.path
+        current.future.set_result(message)
+
+
+async def _read_alive(reader: asyncio.StreamReader) -> dict[str, str]:
+    """Read lines until the Ds sub-device says ALIVE; return every ALIVE seen."""
+    alive: dict[str, str] = {}
+    while "Ds" not in alive:
+        try:
+            raw = await reader.readline()
+        except (asyncio.LimitOverrunError, ValueError) as err:
+            raise LpecConnectionError("oversized line while waiting for ALIVE") from err
+        except OSError as err:
+            raise LpecConnectionError(f"connection lost while waiting for ALIVE: {err}") from err
+        if not raw:
+            raise LpecConnectionError("device closed the connection before ALIVE")
+        try:
+            message = parse_device_line(raw.decode("utf-8", errors="replace"))
+        except LpecError:
+            continue
+        if isinstance(message, Alive):
+            alive[message.device] = message.udn
+    return alive

@@ -1,0 +1,398 @@
+"""LinnDevice: typed state and commands for one Linn streamer over LPEC."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+import dataclasses
+import logging
+
+from .codec import Event, format_bool
+from .didl import build_didl
+from .errors import LpecInvalidArgumentError, LpecProtocolError, LpecUnsupportedError
+from .lists import parse_channel_list, parse_pin_list
+from .model import DeviceState, Pin, RadioPreset
+from .reducers import apply_event
+from .services import ALL_SERVICES, Service
+from .session import LpecSession
+
+_LOGGER = logging.getLogger(__name__)
+
+type StateListener = Callable[[frozenset[str]], None]
+type AvailabilityListener = Callable[[bool], None]
+
+# Source-specific services that play/pause/stop/... fall back to without Transport.
+_SOURCE_TRANSPORT: dict[str, tuple[Service, dict[str, str]]] = {
+    "playlist": (
+        Service.PLAYLIST,
+        {"play": "Play", "pause": "Pause", "stop": "Stop", "next": "Next", "previous": "Previous"},
+    ),
+    "radio": (Service.RADIO, {"play": "Play", "pause": "Pause", "stop": "Stop"}),
+    "receiver": (Service.RECEIVER, {"play": "Play", "stop": "Stop"}),
+}
+_TRANSPORT_ACTIONS = {
+    "play": "Play",
+    "pause": "Pause",
+    "stop": "Stop",
+    "next": "SkipNext",
+    "previous": "SkipPrevious",
+}
+
+
+class LinnDevice:
+    """A Linn streamer: connect once, read `state`, send commands, get callbacks.
+
+    Every command either completes or raises an LpecError subclass; none hangs
+    longer than `action_timeout`.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int = 23,
+        *,
+        connect_timeout: float = 10.0,
+        action_timeout: float = 5.0,
+        keepalive_interval: float = 30.0,
+        keepalive_timeout: float = 5.0,
+        reconnect_min: float = 0.5,
+        reconnect_max: float = 30.0,
+        services: Sequence[Service] = ALL_SERVICES,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self._state = DeviceState()
+        self._listeners: list[StateListener] = []
+        self._availability_listeners: list[AvailabilityListener] = []
+        self._source_before_songcast: str | None = None
+        self._session = LpecSession(
+            host,
+            port,
+            [service.value for service in services],
+            self,
+            connect_timeout=connect_timeout,
+            action_timeout=action_timeout,
+            keepalive_interval=keepalive_interval,
+            keepalive_timeout=keepalive_timeout,
+            reconnect_min=reconnect_min,
+            reconnect_max=reconnect_max,
+        )
+
+    # --- lifecycle and state ------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Connect and subscribe; afterwards `state` holds the full state.
+
+        Raises LpecConnectionError (refused, closed) or LpecTimeoutError (no ALIVE:
+        e.g. the device is at its session limit).
+        """
+        await self._session.connect()
+        self._update_services()
+
+    async def close(self) -> None:
+        """Disconnect for good; pending commands raise LpecConnectionError."""
+        await self._session.close()
+
+    @property
+    def udn(self) -> str | None:
+        """The device's UDN, from its ALIVE line."""
+        return self._session.udn
+
+    @property
+    def state(self) -> DeviceState:
+        """The latest state (an immutable snapshot)."""
+        return self._state
+
+    @property
+    def available(self) -> bool:
+        """True while connected and the device is not rebooting."""
+        return self._session.available
+
+    def add_listener(self, callback: StateListener) -> Callable[[], None]:
+        """Call `callback(changed service names)` after each applied event; returns a remover."""
+        self._listeners.append(callback)
+        return lambda: self._remove(self._listeners, callback)
+
+    def add_availability_listener(self, callback: AvailabilityListener) -> Callable[[], None]:
+        """Call `callback(available)` on each availability change; returns a remover."""
+        self._availability_listeners.append(callback)
+        return lambda: self._remove(self._availability_listeners, callback)
+
+    @staticmethod
+    def _remove[T](listeners: list[T], callback: T) -> None:
+        if callback in listeners:
+            listeners.remove(callback)
+
+    # --- SessionHandler -----------------------------------------------------------
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Apply an event to the state and tell the listeners."""
+        try:
+            service = Service(path)
+        except ValueError:
+            return
+        new_state = apply_event(self._state, service, event.variables)
+        if new_state is self._state:
+            return
+        self._state = new_state
+        self._notify(frozenset({service.short_name}))
+
+    def on_availability(self, available: bool) -> None:
+        """Record which services answered and tell the availability listeners."""
+        if available:
+            self._update_services()
+        for callback in list(self._availability_listeners):
+            try:
+                callback(available)
+            except Exception:
+                _LOGGER.exception("Availability listener failed")
+
+    def _update_services(self) -> None:
+        services = frozenset(Service(path).short_name for path in self._session.present)
+        if services != self._state.services:
+            self._state = dataclasses.replace(self._state, services=services)
+            self._notify(frozenset({"services"}))
+
+    def _notify(self, changed: frozenset[str]) -> None:
+        for callback in list(self._listeners):
+            try:
+                callback(changed)
+            except Exception:
+                _LOGGER.exception("State listener failed")
+
+    # --- raw access ---------------------------------------------------------------
+
+    async def action(
+        self, service: Service, name: str, *args: str, version: int = 1
+    ) -> tuple[str, ...]:
+        """Run any ACTION on a present service and return its out-arguments."""
+        self._require(service)
+        return await self._session.action(service.value, version, name, args)
+
+    def _require(self, service: Service) -> None:
+        if service.short_name not in self._state.services:
+            raise LpecUnsupportedError(f"{self.host} has no {service.short_name} service")
+
+    # --- product ------------------------------------------------------------------
+
+    async def set_standby(self, standby: bool) -> None:
+        """Put the device into standby (True) or wake it (False)."""
+        await self.action(Service.PRODUCT, "SetStandby", format_bool(standby))
+
+    async def select_source(self, system_name: str) -> None:
+        """Select a source by its fixed system name (see state.product.sources)."""
+        source = self._state.product.source_by_system_name(system_name)
+        if source is None:
+            known = ", ".join(s.system_name for s in self._state.product.sources)
+            raise LpecInvalidArgumentError(f"unknown source {system_name!r} (known: {known})")
+        await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
+
+    async def _select_source_of_type(self, source_type: str) -> None:
+        product = self._state.product
+        current = product.source
+        if current is not None and current.type.casefold() == source_type.casefold():
+            return
+        source = product.source_by_type(source_type)
+        if source is None:
+            raise LpecUnsupportedError(f"{self.host} has no {source_type} source")
+        await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
+
+    # --- volume -------------------------------------------------------------------
+
+    async def set_volume(self, volume: int) -> int:
+        """Set the volume in device units, clamped to 0..VolumeLimit; return what was sent."""
+        self._require(Service.VOLUME)
+        applied = max(0, volume)
+        ceiling = self._state.volume.ceiling
+        if ceiling is not None:
+            applied = min(applied, ceiling)
+        if applied != volume:
+            _LOGGER.debug("Volume %s clamped to %s", volume, applied)
+        await self.action(Service.VOLUME, "SetVolume", str(applied))
+        return applied
+
+    async def volume_up(self) -> None:
+        """One volume step up."""
+        await self.action(Service.VOLUME, "VolumeInc")
+
+    async def volume_down(self) -> None:
+        """One volume step down."""
+        await self.action(Service.VOLUME, "VolumeDec")
+
+    async def set_mute(self, mute: bool) -> None:
+        """Mute or unmute."""
+        await self.action(Service.VOLUME, "SetMute", format_bool(mute))
+
+    # --- transport ----------------------------------------------------------------
+
+    async def play(self) -> None:
+        """Play (via Transport, else the current source's service)."""
+        await self._transport("play")
+
+    async def pause(self) -> None:
+        """Pause."""
+        await self._transport("pause")
+
+    async def stop(self) -> None:
+        """Stop."""
+        await self._transport("stop")
+
+    async def next_track(self) -> None:
+        """Skip to the next track."""
+        await self._transport("next")
+
+    async def previous_track(self) -> None:
+        """Skip to the previous track."""
+        await self._transport("previous")
+
+    async def _transport(self, command: str) -> None:
+        if self._state.has_transport:
+            await self.action(Service.TRANSPORT, _TRANSPORT_ACTIONS[command])
+            return
+        service, actions = self._source_service()
+        if command not in actions:
+            raise LpecUnsupportedError(f"{command} is not possible on the current source")
+        await self.action(service, actions[command])
+
+    def _source_service(self) -> tuple[Service, dict[str, str]]:
+        source = self._state.product.source
+        source_type = source.type.casefold() if source is not None else ""
+        if source_type not in _SOURCE_TRANSPORT:
+            raise LpecUnsupportedError(f"no transport control for source type {source_type!r}")
+        return _SOURCE_TRANSPORT[source_type]
+
+    async def seek(self, seconds: int) -> None:
+        """Seek to an absolute position in the current track."""
+        if seconds < 0:
+            raise LpecInvalidArgumentError("cannot seek to a negative position")
+        if self._state.has_transport:
+            stream_id = self._state.transport.stream_id or 0
+            await self.action(Service.TRANSPORT, "SeekSecondAbsolute", str(stream_id), str(seconds))
+            return
+        service, _ = self._source_service()
+        if service is Service.RECEIVER:
+            raise LpecUnsupportedError("cannot seek a Songcast stream")
+        await self.action(service, "SeekSecondAbsolute", str(seconds))
+
+    async def set_shuffle(self, shuffle: bool) -> None:
+        """Shuffle on or off (Transport, else Playlist)."""
+        service = Service.TRANSPORT if self._state.has_transport else Service.PLAYLIST
+        await self.action(service, "SetShuffle", format_bool(shuffle))
+
+    async def set_repeat(self, repeat: bool) -> None:
+        """Repeat on or off (Transport, else Playlist)."""
+        service = Service.TRANSPORT if self._state.has_transport else Service.PLAYLIST
+        await self.action(service, "SetRepeat", format_bool(repeat))
+
+    # --- pins ---------------------------------------------------------------------
+
+    async def read_pins(self) -> tuple[Pin, ...]:
+        """Read the details of every pin (ReadList); also stored in state.pins.pins."""
+        ids = self._state.pins.ids
+        self._require(Service.PINS)
+        if not ids:
+            return ()
+        (json_list,) = await self._expect(
+            1, self.action(Service.PINS, "ReadList", "[" + ",".join(map(str, ids)) + "]")
+        )
+        pins = parse_pin_list(json_list)
+        self._set_pins(pins)
+        return pins
+
+    def _set_pins(self, pins: tuple[Pin, ...]) -> None:
+        self._state = dataclasses.replace(
+            self._state, pins=dataclasses.replace(self._state.pins, pins=pins)
+        )
+        self._notify(frozenset({"Pins"}))
+
+    async def invoke_pin(self, pin_id: int) -> None:
+        """Invoke a pin by its id."""
+        if self._state.pins.ids and pin_id not in self._state.pins.ids:
+            raise LpecInvalidArgumentError(f"unknown pin id {pin_id}")
+        await self.action(Service.PINS, "InvokeId", str(pin_id))
+
+    async def invoke_pin_index(self, index: int) -> None:
+        """Invoke a pin by its 0-based position."""
+        count = len(self._state.pins.ids)
+        if index < 0 or (count and index >= count):
+            raise LpecInvalidArgumentError(f"pin index {index} out of range 0..{count - 1}")
+        await self.action(Service.PINS, "InvokeIndex", str(index))
+
+    # --- radio --------------------------------------------------------------------
+
+    async def read_presets(self) -> tuple[RadioPreset, ...]:
+        """Read every radio preset (ReadList); also stored in state.radio.presets."""
+        self._require(Service.RADIO)
+        ids = self._state.radio.ids
+        if not ids:
+            return ()
+        (xml,) = await self._expect(
+            1, self.action(Service.RADIO, "ReadList", " ".join(map(str, ids)))
+        )
+        presets = parse_channel_list(xml)
+        self._state = dataclasses.replace(
+            self._state, radio=dataclasses.replace(self._state.radio, presets=presets)
+        )
+        self._notify(frozenset({"Radio"}))
+        return presets
+
+    async def play_preset(self, preset_id: int) -> None:
+        """Play a radio preset: select the Radio source, SetId, Play."""
+        self._require(Service.RADIO)
+        if preset_id not in self._state.radio.ids:
+            raise LpecInvalidArgumentError(f"unknown radio preset {preset_id}")
+        preset = next((p for p in self._state.radio.presets if p.id == preset_id), None)
+        if preset is None:
+            preset = next((p for p in await self.read_presets() if p.id == preset_id), None)
+        uri = preset.uri if preset is not None and preset.uri else ""
+        await self._select_source_of_type("Radio")
+        await self.action(Service.RADIO, "SetId", str(preset_id), uri)
+        await self.action(Service.RADIO, "Play")
+
+    # --- playlist -----------------------------------------------------------------
+
+    async def play_url(self, uri: str, title: str = "Home Assistant") -> int:
+        """Insert `uri` after the current playlist track, play it; return its new id."""
+        self._require(Service.PLAYLIST)
+        if not uri:
+            raise LpecInvalidArgumentError("empty URL")
+        after = self._state.playlist.current_id or 0
+        (new_id_text,) = await self._expect(
+            1, self.action(Service.PLAYLIST, "Insert", str(after), uri, build_didl(title, uri))
+        )
+        try:
+            new_id = int(new_id_text)
+        except ValueError:
+            raise LpecProtocolError(f"Insert returned a non-numeric id {new_id_text!r}") from None
+        await self._select_source_of_type("Playlist")
+        await self.action(Service.PLAYLIST, "SeekId", str(new_id))
+        return new_id
+
+    # --- songcast -----------------------------------------------------------------
+
+    async def songcast_join(self, uri: str, metadata: str = "") -> None:
+        """Listen to a Songcast sender (its state.sender.uri and .metadata)."""
+        self._require(Service.RECEIVER)
+        if not uri:
+            raise LpecInvalidArgumentError("empty Songcast sender URI")
+        current = self._state.product.source
+        if current is not None and current.type.casefold() != "receiver":
+            self._source_before_songcast = current.system_name
+        await self._select_source_of_type("Receiver")
+        await self.action(Service.RECEIVER, "SetSender", uri, metadata)
+        await self.action(Service.RECEIVER, "Play")
+
+    async def songcast_leave(self) -> None:
+        """Stop listening and go back to the source used before joining."""
+        await self.action(Service.RECEIVER, "Stop")
+        previous, self._source_before_songcast = self._source_before_songcast, None
+        if previous is not None and self._state.product.source_by_system_name(previous):
+            await self.select_source(previous)
+
+    # --- helpers ------------------------------------------------------------------
+
+    @staticmethod
+    async def _expect(count: int, awaitable: Awaitable[tuple[str, ...]]) -> tuple[str, ...]:
+        values = await awaitable
+        if len(values) < count:
+            raise LpecProtocolError(f"expected {count} out-arguments, got {len(values)}")
+        return values[:count]

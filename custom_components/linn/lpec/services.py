@@ -1,0 +1,29 @@
+"""The OpenHome services this library subscribes to, by name and LPEC path."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Service(StrEnum):
+    """An OpenHome service on the Ds sub-device; the value is its LPEC path."""
+
+    PRODUCT = "Ds/Product"
+    VOLUME = "Ds/Volume"
+    TRANSPORT = "Ds/Transport"
+    INFO = "Ds/Info"
+    TIME = "Ds/Time"
+    PINS = "Ds/Pins"
+    PLAYLIST = "Ds/Playlist"
+    RADIO = "Ds/Radio"
+    RECEIVER = "Ds/Receiver"
+    SENDER = "Ds/Sender"
+
+    @property
+    def short_name(self) -> str:
+        """'Product' for Ds/Product: what listeners receive in their change sets."""
+        return self.value.partition("/")[2]
+
+
+# Product first: it answers for the whole device and is the one every Linn has.
+ALL_SERVICES: tuple[Service, ...] = tuple(Service)

@@ -1,0 +1,339 @@
+"""A long-lived LPEC session: connect, subscribe, keep alive, reconnect, resubscribe."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+import logging
+import time
+from typing import Any, Protocol
+
+from .backoff import Backoff
+from .codec import Error, Event, Response, Subscribed, format_action, format_subscribe
+from .connection import LpecConnection
+from .errors import (
+    LpecConnectionError,
+    LpecDeviceError,
+    LpecError,
+    LpecProtocolError,
+    LpecTimeoutError,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+SERVICE_NOT_FOUND = 103
+DS = "Ds"
+
+
+class SessionHandler(Protocol):
+    """What the session tells its owner (called synchronously in the event loop)."""
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Variables of a subscribed service changed; sequence 0 is its full state."""
+
+    def on_availability(self, available: bool) -> None:
+        """Report that the device became reachable (True) or was lost (False)."""
+
+
+class LpecSession:
+    """One logical session to a device that survives disconnects.
+
+    Call `connect()` once; afterwards the session keeps itself connected until
+    `close()`. `action()` waits for a connection when there is none, up to its timeout.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        services: Sequence[str],
+        handler: SessionHandler,
+        *,
+        connect_timeout: float = 10.0,
+        action_timeout: float = 5.0,
+        keepalive_interval: float = 30.0,
+        keepalive_timeout: float = 5.0,
+        reconnect_min: float = 0.5,
+        reconnect_max: float = 30.0,
+        settle_timeout: float = 0.2,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self._services = tuple(services)
+        self._handler = handler
+        self.connect_timeout = connect_timeout
+        self.action_timeout = action_timeout
+        self._keepalive_interval = keepalive_interval
+        self._keepalive_timeout = keepalive_timeout
+        self._settle_timeout = settle_timeout
+        self._backoff = Backoff(reconnect_min, reconnect_max)
+        self._resubscribe_delay = reconnect_min
+        self._conn: LpecConnection | None = None
+        self._ready = asyncio.Event()
+        self._lost = asyncio.Event()
+        self._closing = False
+        self._available = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._supervisor: asyncio.Task[None] | None = None
+        self._revoked: set[str] = set()
+        self._initial_seen: set[str] = set()
+        self._initial_event = asyncio.Event()
+        self.present: frozenset[str] = frozenset()
+        self.absent: frozenset[str] = frozenset()
+        self.udn: str | None = None
+
+    @property
+    def available(self) -> bool:
+        """True while connected, subscribed and the Ds sub-device is alive."""
+        return self._available
+
+    # --- lifecycle -------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Open the first connection and subscribe; raise if the device is not there."""
+        if self._closing:
+            raise LpecConnectionError("session is closed")
+        if self._supervisor is not None:
+            return
+        conn = await self._open()
+        self._install(conn)
+        self._supervisor = self._spawn(self._supervise(), "lpec-supervisor")
+
+    async def close(self) -> None:
+        """Close the connection, stop reconnecting and fail every pending command."""
+        self._closing = True
+        self._ready.set()  # wake waiters: they see _closing and raise
+        conn, self._conn = self._conn, None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if conn is not None:
+            await conn.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._set_available(False)
+
+    async def _open(self) -> LpecConnection:
+        try:
+            async with asyncio.timeout(self.connect_timeout):
+                return await self._open_and_subscribe()
+        except TimeoutError as err:
+            if isinstance(err, LpecTimeoutError):
+                raise
+            raise LpecTimeoutError(
+                f"{self.host}:{self.port} did not become ready within {self.connect_timeout}s"
+                " (no ALIVE: is the device at its LPEC session limit?)"
+            ) from None
+
+    async def _open_and_subscribe(self) -> LpecConnection:
+        conn = await LpecConnection.open(self.host, self.port, self)
+        try:
+            await conn.settle(self._settle_timeout)
+            self._initial_seen.clear()
+            present, absent = await self._subscribe_all(conn)
+            await self._wait_initial_state(present)
+        except BaseException:
+            await conn.close()
+            raise
+        self.present, self.absent = frozenset(present), frozenset(absent)
+        self.udn = conn.alive.get(DS)
+        return conn
+
+    async def _subscribe_all(self, conn: LpecConnection) -> tuple[list[str], list[str]]:
+        present: list[str] = []
+        absent: list[str] = []
+        for index, path in enumerate(self._services):
+            reply = await self._subscribe(conn, path)
+            if isinstance(reply, Error) and index == 0 and reply.code != SERVICE_NOT_FOUND:
+                # The first-command bug may still hit if the blank line was ignored.
+                reply = await self._subscribe(conn, path)
+            if isinstance(reply, Subscribed):
+                present.append(path)
+            else:
+                if reply.code != SERVICE_NOT_FOUND:
+                    _LOGGER.warning("Cannot subscribe to %s: %s", path, reply)
+                absent.append(path)
+        return present, absent
+
+    async def _wait_initial_state(self, present: list[str]) -> None:
+        """Wait for EVENT 0 of every subscription, so connect() returns full state."""
+        try:
+            async with asyncio.timeout(self.action_timeout):
+                while not self._initial_seen.issuperset(present):
+                    self._initial_event.clear()
+                    await self._initial_event.wait()
+        except TimeoutError:
+            missing = sorted(set(present) - self._initial_seen)
+            _LOGGER.warning("No initial state from %s for %s", self.host, missing)
+
+    async def _subscribe(self, conn: LpecConnection, path: str) -> Subscribed | Error:
+        deadline = asyncio.get_running_loop().time() + self.action_timeout
+        reply = await conn.request(format_subscribe(path), Subscribed, deadline, path=path)
+        if isinstance(reply, Response):
+            raise LpecProtocolError(f"RESPONSE to SUBSCRIBE {path}")
+        return reply
+
+    def _install(self, conn: LpecConnection) -> None:
+        self._conn = conn
+        self._lost.clear()
+        self._revoked.clear()
+        self._backoff.reset()
+        self._ready.set()
+        self._spawn(self._keepalive(conn), "lpec-keepalive")
+        self._set_available(True)
+
+    async def _supervise(self) -> None:
+        while not self._closing:
+            await self._lost.wait()
+            while not self._closing:
+                delay = self._backoff.next_delay()
+                _LOGGER.debug("Reconnecting to %s in %.2fs", self.host, delay)
+                await asyncio.sleep(delay)
+                try:
+                    conn = await self._open()
+                except LpecError as err:
+                    _LOGGER.debug("Reconnect to %s failed: %s", self.host, err)
+                    continue
+                _LOGGER.info("Reconnected to %s", self.host)
+                self._install(conn)
+                break
+
+    async def _keepalive(self, conn: LpecConnection) -> None:
+        """Detect a half-open connection: probe when no reply came for a while."""
+        line = format_action("Ds/Product", 1, "Standby")
+        while not conn.closed:
+            idle = time.monotonic() - conn.last_reply
+            if idle < self._keepalive_interval or conn.busy:
+                await asyncio.sleep(max(0.01, self._keepalive_interval - idle))
+                continue
+            deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
+            try:
+                await conn.request(line, Response, deadline)
+            except LpecTimeoutError:
+                _LOGGER.warning("%s did not answer the keepalive; reconnecting", self.host)
+                conn.abort(LpecConnectionError("keepalive unanswered"))
+            except LpecConnectionError:
+                return
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (err := task.exception()) is not None:
+            _LOGGER.error("LPEC task %s failed", task.get_name(), exc_info=err)
+
+    def _set_available(self, available: bool) -> None:
+        if available == self._available:
+            return
+        self._available = available
+        try:
+            self._handler.on_availability(available)
+        except Exception:
+            _LOGGER.exception("Availability handler failed")
+
+    # --- commands --------------------------------------------------------------
+
+    async def action(
+        self,
+        path: str,
+        version: int,
+        name: str,
+        args: Sequence[str] = (),
+        action_timeout: float | None = None,
+    ) -> tuple[str, ...]:
+        """Run one ACTION and return its out-arguments; raise LpecError on any failure."""
+        limit = self.action_timeout if action_timeout is None else action_timeout
+        line = format_action(path, version, name, tuple(args))
+        deadline = asyncio.get_running_loop().time() + limit
+        conn = await self._connection(deadline)
+        reply = await conn.request(line, Response, deadline)
+        if isinstance(reply, Error):
+            raise LpecDeviceError(reply.code, reply.description)
+        if not isinstance(reply, Response):
+            raise LpecProtocolError(f"unexpected reply to ACTION {path} {name}: {reply}")
+        return reply.values
+
+    async def _connection(self, deadline: float) -> LpecConnection:
+        while True:
+            if self._closing:
+                raise LpecConnectionError("session is closed")
+            conn = self._conn
+            if conn is not None and not conn.closed:
+                return conn
+            if self._supervisor is None:
+                raise LpecConnectionError("not connected: call connect() first")
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await self._ready.wait()
+            except TimeoutError:
+                raise LpecConnectionError(
+                    f"not connected to {self.host}:{self.port} (waited for a reconnect)"
+                ) from None
+
+    # --- ConnectionListener ----------------------------------------------------
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Pass an event on to the handler."""
+        if event.sequence == 0:
+            self._initial_seen.add(path)
+            self._initial_event.set()
+        self._handler.on_event(path, event)
+
+    def on_alive(self, device: str, udn: str) -> None:
+        """Resubscribe what a sub-device lost when it comes back."""
+        if device == DS:
+            self.udn = udn
+        if any(path.startswith(f"{device}/") for path in self._revoked):
+            self._schedule_resubscribe(0.0)
+
+    def on_byebye(self, device: str, udn: str) -> None:
+        """Record that a sub-device left: its subscriptions are gone until ALIVE."""
+        prefix = f"{device}/"
+        self._revoked.update(path for path in self.present if path.startswith(prefix))
+        if device == DS:
+            self._set_available(False)
+
+    def on_revoked(self, path: str) -> None:
+        """Try to get a revoked subscription back shortly."""
+        _LOGGER.info("%s revoked the subscription to %s", self.host, path)
+        self._revoked.add(path)
+        self._schedule_resubscribe(self._resubscribe_delay)
+
+    def on_closed(self, error: LpecConnectionError) -> None:
+        """Go unavailable and let the supervisor reconnect."""
+        if self._closing:
+            return
+        _LOGGER.warning("Lost connection to %s: %s", self.host, error)
+        self._conn = None
+        self._ready.clear()
+        self._lost.set()
+        self._set_available(False)
+
+    def _schedule_resubscribe(self, delay: float) -> None:
+        conn = self._conn
+        if conn is None or self._closing:
+            return
+        self._spawn(self._resubscribe(conn, delay), "lpec-resubscribe")
+
+    async def _resubscribe(self, conn: LpecConnection, delay: float) -> None:
+        await asyncio.sleep(delay)
+        for path in sorted(self._revoked):
+            if conn.closed:
+                return
+            device = path.partition("/")[0]
+            if device not in conn.alive or path in conn.subscriptions.values():
+                continue
+            try:
+                reply = await self._subscribe(conn, path)
+            except LpecError as err:
+                _LOGGER.debug("Resubscribe to %s failed: %s", path, err)
+                continue
+            if isinstance(reply, Subscribed):
+                self._revoked.discard(path)
+            else:
+                _LOGGER.debug("Resubscribe to %s refused: %s", path, reply)
+        if DS in conn.alive and not conn.closed and conn is self._conn:
+            self._set_available(True)
