@@ -37,7 +37,12 @@ MAX_CODE_POINT = 0x10FFFF
 
 def escape(value: str) -> str:
     """XML-escape a value for the inside of a quoted LPEC argument."""
-    return _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], value)
+    escaped = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], value)
+    if escaped.endswith("\\"):
+        # A trailing backslash would read as \" (a backslash-quoted quote) and leave
+        # the argument unterminated; quotes never follow one otherwise (they are &quot;).
+        escaped = escaped[:-1] + "&#92;"
+    return escaped
 
 
 def _entity(match: re.Match[str]) -> str:

@@ -1,0 +1,177 @@
+"""Device model: DIDL-Lite, SourceXml, id arrays, ReadList answers and event reducers."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given, strategies as st
+
+from custom_components.linn.lpec.didl import (
+    EMPTY_METADATA,
+    build_didl,
+    parse_didl,
+    parse_duration,
+    parse_metatext,
+)
+from custom_components.linn.lpec.idarray import parse_base64_ids, parse_json_ids
+from custom_components.linn.lpec.lists import parse_channel_list, parse_pin_list
+from custom_components.linn.lpec.model import DeviceState
+from custom_components.linn.lpec.reducers import apply_event
+from custom_components.linn.lpec.services import Service
+from custom_components.linn.lpec.sources import parse_source_xml
+
+DIDL = (
+    '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
+    'xmlns:dc="http://purl.org/dc/elements/1.1/" '
+    'xmlns:upnp="urn:schemas-upnp-org:metadata-1-0/upnp/">'
+    '<item id="1" parentID="0" restricted="True">'
+    "<dc:title>Bridge Over Troubled Water</dc:title>"
+    '<upnp:artist role="Performer">Simon &amp; Garfunkel</upnp:artist>'
+    '<upnp:artist role="Composer">Paul Simon</upnp:artist>'
+    "<upnp:album>&quot;Bridge&quot;</upnp:album>"
+    "<upnp:albumArtURI>http://host/art.jpg?a=1&amp;b=2</upnp:albumArtURI>"
+    '<res duration="0:04:52.000" protocolInfo="http-get:*:audio/x-flac:*">'
+    "http://host/01.flac</res>"
+    "<upnp:class>object.item.audioItem.musicTrack</upnp:class>"
+    "</item></DIDL-Lite>"
+)
+
+SOURCE_XML = (
+    "<SourceList>"
+    "<Source><Name>Playlist</Name><Type>Playlist</Type><Visible>true</Visible>"
+    "<SystemName>Playlist</SystemName></Source>"
+    "<Source><Name>Digital 1</Name><Type>Digital</Type><Visible>false</Visible>"
+    "<SystemName>Digital 1</SystemName></Source>"
+    "<Source><Name>Turntable</Name><Type>Analog</Type><Visible>1</Visible>"
+    "<SystemName>Analog 1</SystemName></Source>"
+    "</SourceList>"
+)
+
+
+def test_parse_didl() -> None:
+    track = parse_didl(DIDL)
+    assert track.title == "Bridge Over Troubled Water"
+    assert track.artists == ("Simon & Garfunkel", "Paul Simon")
+    assert track.artist == "Simon & Garfunkel"
+    assert track.album == '"Bridge"'
+    assert track.album_art_uri == "http://host/art.jpg?a=1&b=2"
+    assert track.duration == 292.0
+    assert track.uri == "http://host/01.flac"
+
+
+def test_bad_didl_gives_empty_metadata() -> None:
+    assert parse_didl("<DIDL-Lite><item>") is EMPTY_METADATA
+    assert parse_didl("") is EMPTY_METADATA
+    assert parse_didl("not xml at all") is EMPTY_METADATA
+    assert parse_didl("<DIDL-Lite/>") is EMPTY_METADATA
+    bomb = '<!DOCTYPE x [<!ENTITY a "aaaa">]><DIDL-Lite><item><title>&a;</title></item></DIDL-Lite>'
+    assert parse_didl(bomb) is EMPTY_METADATA
+
+
+@given(st.text(max_size=200))
+def test_didl_parser_never_raises(text: str) -> None:
+    parse_didl(text)
+    parse_source_xml(text)
+    parse_channel_list(text)
+    parse_pin_list(text)
+    parse_metatext(text)
+
+
+def test_build_didl_round_trip() -> None:
+    track = parse_didl(build_didl('Tom & "Jerry" <live>', "http://x/a?b=1&c=2"))
+    assert track.title == 'Tom & "Jerry" <live>'
+    assert track.uri == "http://x/a?b=1&c=2"
+
+
+def test_parse_duration() -> None:
+    assert parse_duration("1:02:03.5") == 3723.5
+    assert parse_duration("bogus") is None
+    assert parse_duration("a:b:c") is None
+    assert parse_duration(None) is None
+
+
+def test_metatext_plain_or_didl() -> None:
+    assert parse_metatext("Björk - Jóga") == "Björk - Jóga"
+    assert parse_metatext(DIDL) == "Simon & Garfunkel - Bridge Over Troubled Water"
+    assert parse_metatext("  ") is None
+
+
+def test_parse_source_xml() -> None:
+    sources = parse_source_xml(SOURCE_XML)
+    assert [(s.index, s.system_name, s.name, s.type, s.visible) for s in sources] == [
+        (0, "Playlist", "Playlist", "Playlist", True),
+        (1, "Digital 1", "Digital 1", "Digital", False),
+        (2, "Analog 1", "Turntable", "Analog", True),
+    ]
+    assert parse_source_xml("<SourceList><Source>") == ()
+
+
+def test_id_arrays_tolerate_garbage() -> None:
+    assert parse_base64_ids("!!!") == ()
+    assert parse_base64_ids("") == ()
+    assert parse_json_ids("[1, 2, true, \"x\", 3]") == (1, 2, 3)
+    assert parse_json_ids("{") == ()
+    assert parse_json_ids('{"a": 1}') == ()
+
+
+def test_parse_pin_list_any_key_case() -> None:
+    pins = parse_pin_list(
+        '[{"id": 1, "title": "Radio 3", "artworkUri": "http://a", "mode": "radio", '
+        '"type": "preset", "uri": "radio://1"}, {"Id": 2, "Title": "Album"}, {"title": "no id"}]'
+    )
+    assert [(p.id, p.title, p.artwork_uri, p.mode) for p in pins] == [
+        (1, "Radio 3", "http://a", "radio"),
+        (2, "Album", None, ""),
+    ]
+    assert parse_pin_list("not json") == ()
+
+
+def test_parse_channel_list() -> None:
+    escaped = DIDL.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    xml = f"<ChannelList><Entry><Id>4</Id><Metadata>{escaped}</Metadata></Entry></ChannelList>"
+    (preset,) = parse_channel_list(xml)
+    assert preset.id == 4
+    assert preset.uri == "http://host/01.flac"
+    assert preset.title == "Bridge Over Troubled Water"
+
+
+def test_reducer_product_and_unchanged_state_is_same_object() -> None:
+    state = apply_event(
+        DeviceState(),
+        Service.PRODUCT,
+        {"ProductRoom": "Lounge", "Standby": "false", "SourceXml": SOURCE_XML, "SourceIndex": "2"},
+    )
+    assert state.product.room == "Lounge"
+    assert state.product.standby is False
+    assert state.product.source is not None
+    assert state.product.source.system_name == "Analog 1"
+    assert [s.name for s in state.product.visible_sources] == ["Playlist", "Turntable"]
+    assert apply_event(state, Service.PRODUCT, {"ProductRoom": "Lounge"}) is state
+    assert apply_event(state, Service.PRODUCT, {"Unknown": "x"}) is state
+
+
+def test_reducer_skips_bad_values_and_keeps_the_rest() -> None:
+    state = apply_event(DeviceState(), Service.VOLUME, {"Volume": "loud", "Mute": "true"})
+    assert state.volume.volume is None
+    assert state.volume.mute is True
+
+
+def test_reducer_time_stamps_seconds() -> None:
+    before = time.monotonic()
+    state = apply_event(DeviceState(), Service.TIME, {"Duration": "300", "Seconds": "12"})
+    assert state.time.seconds == 12
+    assert state.time.seconds_updated_at is not None
+    assert state.time.seconds_updated_at >= before
+    position = state.time.position(state.time.seconds_updated_at + 2.5)
+    assert position == 14.5
+
+
+def test_reducer_sender_uri_from_metadata() -> None:
+    state = apply_event(DeviceState(), Service.SENDER, {"Metadata": DIDL, "Status": "Enabled"})
+    assert state.sender.uri == "http://host/01.flac"
+    assert state.sender.metadata == DIDL
+
+
+def test_volume_ceiling() -> None:
+    state = apply_event(DeviceState(), Service.VOLUME, {"VolumeMax": "100", "VolumeLimit": "80"})
+    assert state.volume.ceiling == 80
