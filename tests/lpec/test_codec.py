@@ -14,8 +14,8 @@ from custom_components.linn.lpec.codec import (
     Response,
     Subscribed,
     SubscribeRequest,
-    UnsubscribeRequest,
     Unsubscribed,
+    UnsubscribeRequest,
     escape,
     format_action,
     format_error,
@@ -82,7 +82,10 @@ CAPTURED = [
         "ALIVE Ds 4c494e4e-0050-c221-71e5-df000003013f\r\n",
         Alive("Ds", "4c494e4e-0050-c221-71e5-df000003013f"),
     ),
-    ("byebye Ds 4c494e4e-0050-c221-71e5-df000003013f", ByeBye("Ds", "4c494e4e-0050-c221-71e5-df000003013f")),
+    (
+        "byebye Ds 4c494e4e-0050-c221-71e5-df000003013f",
+        ByeBye("Ds", "4c494e4e-0050-c221-71e5-df000003013f"),
+    ),
     ("SUBSCRIBE 82\r\n", Subscribed(82)),
     ("Unsubscribe 49\r\n", Unsubscribed(49)),
     ("RESPONSE\r\n", Response(())),
@@ -181,7 +184,9 @@ def test_tokenize_unknown_entity_left_alone() -> None:
     assert tokenize('"a &bogus; b"')[0].value == "a &bogus; b"
 
 
-@pytest.mark.parametrize(("text", "value"), [("true", True), ("FALSE", False), ("1", True), ("0", False)])
+@pytest.mark.parametrize(
+    ("text", "value"), [("true", True), ("FALSE", False), ("1", True), ("0", False)]
+)
 def test_parse_bool(text: str, value: bool) -> None:
     assert parse_bool(text) is value
 

@@ -109,7 +109,7 @@ def test_parse_source_xml() -> None:
 def test_id_arrays_tolerate_garbage() -> None:
     assert parse_base64_ids("!!!") == ()
     assert parse_base64_ids("") == ()
-    assert parse_json_ids("[1, 2, true, \"x\", 3]") == (1, 2, 3)
+    assert parse_json_ids('[1, 2, true, "x", 3]') == (1, 2, 3)
     assert parse_json_ids("{") == ()
     assert parse_json_ids('{"a": 1}') == ()
 

@@ -43,7 +43,7 @@ class ConnectionListener(Protocol):
         """Handle a sub-device announcing itself after the connection opened."""
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Handle a sub-device going away; its subscriptions are gone."""
+        """Handle a sub-device going away (until it says ALIVE again)."""
 
     def on_event(self, path: str, event: Event) -> None:
         """Handle an EVENT for the subscription to `path` (e.g. 'Ds/Product')."""
@@ -245,10 +245,9 @@ class LpecConnection:
                 self.alive[device] = udn
                 self._listener.on_alive(device, udn)
             case ByeBye(device=device, udn=udn):
+                # The device revokes each subscription with UNSUBSCRIBE before BYEBYE,
+                # so the subscription map is already right; only liveness changes.
                 self.alive.pop(device, None)
-                prefix = f"{device}/"
-                for sid in [s for s, p in self.subscriptions.items() if p.startswith(prefix)]:
-                    del self.subscriptions[sid]
                 self._listener.on_byebye(device, udn)
             case Unsubscribed(subscription_id=sid):
                 # This client never unsubscribes, so every UNSUBSCRIBE is a revocation.

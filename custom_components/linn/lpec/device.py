@@ -56,6 +56,7 @@ class LinnDevice:
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
         reconnect_max: float = 30.0,
+        settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
     ) -> None:
         self.host = host
@@ -75,6 +76,7 @@ class LinnDevice:
             keepalive_timeout=keepalive_timeout,
             reconnect_min=reconnect_min,
             reconnect_max=reconnect_max,
+            settle_timeout=settle_timeout,
         )
 
     # --- lifecycle and state ------------------------------------------------------

@@ -287,12 +287,12 @@ class LpecSession:
         if device == DS:
             self.udn = udn
         if any(path.startswith(f"{device}/") for path in self._revoked):
-            self._schedule_resubscribe(0.0)
+            self._schedule_resubscribe(0.0)  # goes available once resubscribed
+        elif device == DS and self._conn is not None:
+            self._set_available(True)
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Record that a sub-device left: its subscriptions are gone until ALIVE."""
-        prefix = f"{device}/"
-        self._revoked.update(path for path in self.present if path.startswith(prefix))
+        """Go unavailable while the Ds sub-device is away (e.g. rebooting)."""
         if device == DS:
             self._set_available(False)
 

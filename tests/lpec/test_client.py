@@ -1,0 +1,122 @@
+"""LinnDevice against the emulator: connect, full state, events, listeners."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from custom_components.linn.lpec import LinnDevice, LpecTimeoutError
+from linn_emulator import LinnEmulator
+from tests.lpec.helpers import FAST, wait_for
+
+
+async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -> None:
+    state = device.state
+    assert device.available
+    assert device.udn == emu.udn
+    assert state.product.room == emu.state.room
+    assert state.product.name == emu.state.name
+    assert state.product.standby == emu.state.standby
+    assert [s.system_name for s in state.product.sources] == [
+        s.system_name for s in emu.state.sources
+    ]
+    assert state.product.source is not None
+    assert state.product.source.system_name == emu.state.source.system_name
+    assert state.volume.volume == emu.state.volume
+    assert state.volume.volume_limit == emu.state.volume_limit
+    assert state.volume.volume_max == emu.state.volume_max
+    assert state.pins.ids == tuple(pin.id for pin in emu.state.pins)
+    assert state.radio.ids == tuple(channel.id for channel in emu.state.radio_channels)
+    assert state.playlist.ids == tuple(entry.id for entry in emu.state.playlist)
+    assert state.has_volume
+    assert state.has_transport
+    assert state.has_pins
+    assert {"Product", "Info", "Time", "Playlist", "Radio", "Receiver"} <= state.services
+
+
+async def test_panel_changes_arrive_as_events(emu: LinnEmulator, device: LinnDevice) -> None:
+    changes: list[frozenset[str]] = []
+    remove = device.add_listener(changes.append)
+    emu.panel.set_volume(55)
+    emu.panel.set_mute(True)
+    await wait_for(lambda: device.state.volume.volume == 55 and device.state.volume.mute is True)
+    assert frozenset({"Volume"}) in changes
+    remove()
+    changes.clear()
+    emu.panel.set_volume(56)
+    await wait_for(lambda: device.state.volume.volume == 56)
+    assert changes == []
+
+
+async def test_track_metadata_and_metatext(emu: LinnEmulator, device: LinnDevice) -> None:
+    emu.panel.set_metadata(
+        title='"Heroes"',
+        artist="Simon & Garfunkel",
+        album="Café <Live>",
+        art_uri="http://a/b?c=1&d=2",
+    )
+    await wait_for(lambda: device.state.info.track.title == '"Heroes"')
+    track = device.state.info.track
+    assert track.artist == "Simon & Garfunkel"
+    assert track.album == "Café <Live>"
+    assert track.album_art_uri == "http://a/b?c=1&d=2"
+    emu.panel.set_metadata(title="FIP", metatext="Björk - Jóga")
+    await wait_for(lambda: device.state.info.metatext == "Björk - Jóga")
+
+
+async def test_metatext_override(emu: LinnEmulator, device: LinnDevice) -> None:
+    emu.panel.set_metatext('Café Tacvba - "La ingrata"')
+    await wait_for(lambda: device.state.info.metatext == 'Café Tacvba - "La ingrata"')
+
+
+async def test_time_ticks_while_playing(emu: LinnEmulator, device: LinnDevice) -> None:
+    emu.panel.select_source("Playlist")
+    emu.panel.play()
+    await wait_for(lambda: (device.state.time.seconds or 0) >= 1, within=3.0)
+    assert device.state.time.seconds_updated_at is not None
+    assert device.state.time.duration
+
+
+async def test_interleaved_events_between_action_and_response(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """Events written while an ACTION waits for its RESPONSE are applied, in order."""
+    emu.faults.response_delay = 0.2
+    task = asyncio.create_task(device.set_standby(False))
+    await asyncio.sleep(0.05)
+    emu.panel.set_volume(61)
+    async with asyncio.timeout(2):
+        await task
+    assert device.state.volume.volume == 61
+    assert device.available
+
+
+async def test_session_cap_fifth_connection_times_out(emu: LinnEmulator) -> None:
+    devices = [LinnDevice("127.0.0.1", emu.port, **FAST) for _ in range(4)]
+    try:
+        for dev in devices:
+            await dev.connect()
+        fifth = LinnDevice("127.0.0.1", emu.port, **{**FAST, "connect_timeout": 0.3})
+        with pytest.raises(LpecTimeoutError, match="session limit"):
+            async with asyncio.timeout(2):
+                await fifth.connect()
+        await fifth.close()
+    finally:
+        for dev in devices:
+            await dev.close()
+
+
+async def test_device_without_optional_services() -> None:
+    async with LinnEmulator(
+        port=0, tick_interval=0.05, services={"Product", "Info", "Time", "Playlist", "Radio"}
+    ) as emu:
+        dev = LinnDevice("127.0.0.1", emu.port, **FAST)
+        await dev.connect()
+        try:
+            assert not dev.state.has_volume
+            assert not dev.state.has_transport
+            assert not dev.state.has_pins
+            assert "Product" in dev.state.services
+        finally:
+            await dev.close()
