@@ -1,0 +1,95 @@
+"""Command line: run one or more emulated DSMs until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from .emulator import LinnEmulator
+from .services import ALL_SERVICES
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command line options."""
+    parser = argparse.ArgumentParser(
+        prog="scripts/emulator",
+        description=(
+            "Emulated Linn DSMs speaking LPEC. With --count N, devices listen on "
+            "consecutive ports from --port, each with its own UDN; rooms get a number "
+            "suffix (Living Room, Living Room 2, ...). Ctrl-C stops."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
+    parser.add_argument(
+        "--port", type=int, default=2323, help="first TCP port (default %(default)s)"
+    )
+    parser.add_argument("--count", type=int, default=1, help="number of devices (default 1)")
+    parser.add_argument("--udn", help="UDN of the first device (default: random 4c494e4e-...)")
+    parser.add_argument("--room", default="Living Room", help="room name (default %(default)s)")
+    parser.add_argument("--name", default="Selekt DSM", help="product name")
+    parser.add_argument("--model", default="Selekt DSM", help="model name")
+    parser.add_argument("--volume-limit", type=int, default=80, help="VolumeLimit (default 80)")
+    parser.add_argument(
+        "--tick", type=float, default=1.0, help="seconds per playback second (default 1.0)"
+    )
+    parser.add_argument("--max-sessions", type=int, default=4, help="session cap (default 4)")
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=sorted(ALL_SERVICES - {"Product"}),
+        help="leave a service out (repeatable)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    return parser.parse_args(argv)
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Start the devices, print where they are, wait for a signal, stop them."""
+    services = ALL_SERVICES - set(args.without)
+    emulators = [
+        LinnEmulator(
+            host=args.host,
+            port=args.port + index if args.port else 0,
+            udn=args.udn if index == 0 else None,
+            room=args.room if index == 0 else f"{args.room} {index + 1}",
+            name=args.name,
+            model=args.model,
+            services=services,
+            volume_limit=args.volume_limit,
+            tick_interval=args.tick,
+            max_sessions=args.max_sessions,
+        )
+        for index in range(args.count)
+    ]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        for emu in emulators:
+            await emu.start()
+            print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}", flush=True)
+        await stop.wait()
+    finally:
+        for emu in emulators:
+            await emu.stop()
+        print("stopped", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

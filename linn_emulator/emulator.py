@@ -1,0 +1,201 @@
+"""LinnEmulator: one emulated Linn DSM on a TCP port."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Collection, Coroutine
+import contextlib
+from types import TracebackType
+from typing import Any, Self
+import uuid
+
+from custom_components.linn.lpec.codec import ActionRequest
+
+from . import catalog
+from .device import Device
+from .faults import Faults
+from .model import DeviceState, PlaylistEntry, TransportState
+from .panel import Panel
+from .server import LpecServer
+from .services import ALL_SERVICES, SERVICE_TYPES, Service
+
+LINN_UDN_PREFIX = "4c494e4e-"
+
+
+def new_udn() -> str:
+    """Make a fresh Linn-style UDN (starts with ASCII "LINN" in hex)."""
+    return LINN_UDN_PREFIX + str(uuid.uuid4())[len(LINN_UDN_PREFIX) :]
+
+
+def initial_state(*, udn: str, room: str, name: str, model: str, volume_limit: int) -> DeviceState:
+    """Build a DSM out of standby on Playlist, stopped on the first of a few albums."""
+    state = DeviceState(
+        udn=udn,
+        room=room,
+        name=name,
+        model=model,
+        sources=catalog.default_sources(),
+        volume_limit=volume_limit,
+        radio_channels=catalog.default_radio(),
+        pins=catalog.default_pins(),
+        software_status=catalog.software_status(model),
+    )
+    state.volume = min(state.volume, volume_limit)
+    for track in catalog.default_playlist():
+        state.playlist.append(PlaylistEntry(state.next_playlist_id, track))
+        state.next_playlist_id += 1
+    state.playlist_id = state.playlist[0].id
+    return state
+
+
+class LinnEmulator:
+    """An emulated Linn DSM speaking LPEC.
+
+    `services` is the set of services present (None: all of them); Product is always
+    present. Use `panel` to act like the front panel or another control point and
+    `faults` to misbehave.
+    """
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        udn: str | None = None,
+        room: str = "Living Room",
+        name: str = "Selekt DSM",
+        model: str = "Selekt DSM",
+        services: Collection[str] | None = None,
+        volume_limit: int = 80,
+        tick_interval: float = 1.0,
+        max_sessions: int = 4,
+    ) -> None:
+        present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
+        unknown = present - ALL_SERVICES
+        if unknown:
+            raise ValueError(f"unknown services: {sorted(unknown)}")
+        self.udn = udn or new_udn()
+        self.media_renderer_udn = (
+            LINN_UDN_PREFIX + str(uuid.uuid5(uuid.NAMESPACE_URL, self.udn))[len(LINN_UDN_PREFIX) :]
+        )
+        self.host = host
+        self.tick_interval = tick_interval
+        self.state = initial_state(
+            udn=self.udn, room=room, name=name, model=model, volume_limit=volume_limit
+        )
+        self.device = Device(self.state, services=present)
+        self.services: dict[str, Service] = {
+            cls.name: cls(self.device) for cls in SERVICE_TYPES if cls.name in present
+        }
+        self.actions: list[ActionRequest] = []
+        """Every ACTION parsed (the one swallowed by the first-command quirk excepted)."""
+        self._server = LpecServer(
+            host=host,
+            port=port,
+            udn=self.udn,
+            media_renderer_udn=self.media_renderer_udn,
+            services=self.services,
+            max_sessions=max_sessions,
+            record=self.actions.append,
+            response_delay=lambda: self.faults.response_delay,
+        )
+        self.panel = Panel(self.device)
+        self.faults = Faults(self._server, on_reboot=self._on_reboot, spawn=self._spawn)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._started = False
+
+    # --- lifecycle ------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen and start the clock."""
+        if self._started:
+            return
+        await self._server.listen()
+        self._started = True
+        self.device.add_listener(self._server.publish)
+        self.device.register_sender()
+        self._spawn(self._tick_loop())
+
+    async def stop(self) -> None:
+        """Close every connection and cancel every task."""
+        if not self._started:
+            return
+        self._started = False
+        self.device.remove_listener(self._server.publish)
+        self.device.unregister_sender()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await self._server.close(graceful=False)
+
+    async def __aenter__(self) -> Self:
+        """Start."""
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop."""
+        await self.stop()
+
+    # --- inspection -----------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The TCP port (the real one once started with port 0)."""
+        return self._server.port
+
+    @property
+    def sessions(self) -> int:
+        """Live LPEC sessions (holding a slot)."""
+        return len(self._server.sessions)
+
+    @property
+    def waiting_connections(self) -> int:
+        """Connections over the session cap, accepted but ignored."""
+        return self._server.pending
+
+    @property
+    def subscriptions(self) -> int:
+        """Subscriptions over all sessions."""
+        return sum(len(session.subscriptions) for session in self._server.sessions)
+
+    @property
+    def sender_uri(self) -> str:
+        """Songcast URI for another emulator's Receiver.SetSender."""
+        return self.device.sender_uri
+
+    @property
+    def sender_metadata(self) -> str:
+        """Sender Metadata (DIDL naming the room)."""
+        return self.services["Sender"].variables()["Metadata"] if "Sender" in self.services else ""
+
+    # --- internals ------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            with contextlib.suppress(Exception):
+                self.device.tick()
+
+    def _on_reboot(self) -> None:
+        state = self.state
+        if state.transport_state in (TransportState.PLAYING, TransportState.PAUSED):
+            state.transport_state = TransportState.STOPPED
+        state.seconds = 0
+        state.receiver_active = False
+        state.metadata_override = None
+        state.metatext_override = None
+        self.device.changed()

@@ -1,0 +1,96 @@
+"""Faults for tests: drops, a hung device, garbage lines, slow responses, reboots."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from custom_components.linn.lpec.codec import format_alive, format_byebye
+
+from .server import LpecServer
+
+
+class Faults:
+    """Misbehaviour on demand; the sync methods only schedule writes."""
+
+    def __init__(
+        self,
+        server: LpecServer,
+        *,
+        on_reboot: Callable[[], None],
+        spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]],
+    ) -> None:
+        self._server = server
+        self._on_reboot = on_reboot
+        self._spawn = spawn
+        self.response_delay: float = 0.0
+        """Seconds before each RESPONSE (or action ERROR) is written."""
+
+    def drop_connections(self) -> None:
+        """Abruptly close every connection (sessions and waiting ones)."""
+        for session in list(self._server.sessions):
+            session.abort()
+
+    def half_open(self, enabled: bool = True) -> None:
+        """Stop (or resume) reading and writing on every session; sockets stay open.
+
+        Lines written while hung are lost; lines received are processed on resume.
+        New connections are accepted but get nothing until resume.
+        """
+        self._server.set_frozen(enabled)
+
+    @property
+    def hung(self) -> bool:
+        """True while half_open is on."""
+        return self._server.frozen
+
+    def send_raw(self, line: str | bytes) -> None:
+        """Write to every session: a str gets CRLF appended unless it ends in LF; bytes go as-is."""
+        if isinstance(line, str):
+            data = line.encode("utf-8", "surrogateescape")
+            if not data.endswith(b"\n"):
+                data += b"\r\n"
+        else:
+            data = line
+        self._server.write_all(data)
+
+    def send_oversized(self, size_bytes: int) -> None:
+        """One line of `size_bytes` bytes without a line ending (an endless EVENT value)."""
+        prefix = b'EVENT 1 1 Metadata "'
+        self._server.write_all((prefix + b"x" * max(size_bytes - len(prefix), 0))[:size_bytes])
+
+    async def reboot(self, downtime: float = 0.5) -> None:
+        """BYEBYE on every session, close, refuse connections for `downtime`, come back.
+
+        Playback stops; subscriptions are gone with the sessions; new sessions get ALIVE.
+        """
+        server = self._server
+        server.set_frozen(False)
+        for session in list(server.sessions):
+            server.byebye(session)
+        await server.close(graceful=True)
+        self._on_reboot()
+        await asyncio.sleep(downtime)
+        await server.listen()
+
+    def revoke_subscriptions(
+        self, service: str | None = None, *, realive_after: float = 0.2
+    ) -> None:
+        """Sub-device disabled then re-enabled.
+
+        Unsolicited `UNSUBSCRIBE <id>` for each subscription to `service` (every
+        service when None) on every session, then `BYEBYE Ds <udn>`, then after
+        `realive_after` seconds `ALIVE Ds <udn>`. Actions keep working meanwhile.
+        """
+        server = self._server
+        for session in list(server.sessions):
+            session.revoke(service)
+            session.write_line(format_byebye("Ds", server.udn))
+
+        async def realive() -> None:
+            await asyncio.sleep(realive_after)
+            for session in list(server.sessions):
+                session.write_line(format_alive("Ds", server.udn))
+
+        self._spawn(realive())

@@ -1,0 +1,398 @@
+"""LPEC over TCP: sessions, the first-command quirk, subscriptions and events."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+import logging
+
+from custom_components.linn.lpec.codec import (
+    ActionRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    format_alive,
+    format_byebye,
+    format_error,
+    format_event,
+    format_response,
+    format_subscribed,
+    format_unsubscribed,
+    parse_client_line,
+)
+from custom_components.linn.lpec.errors import LpecProtocolError
+
+from .errors import (
+    ALREADY_SUBSCRIBED,
+    COMMAND_NOT_RECOGNISED,
+    DEVICE_NOT_FOUND,
+    METHOD_EXECUTION_EXCEPTION,
+    METHOD_NOT_SUPPORTED,
+    SERVICE_NOT_FOUND,
+    SERVICE_NOT_SUBSCRIBED,
+    SUBSCRIPTION_NOT_FOUND,
+    TOO_MANY_SUBSCRIPTIONS,
+    VERSION_NOT_SUPPORTED,
+    DeviceError,
+    describe,
+)
+from .services import Service
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_LINE = 1024 * 1024
+"""Longer client lines close the session."""
+MAX_SUBSCRIPTIONS = 16
+SEQUENCE_WRAP = 2**32
+
+
+@dataclass(slots=True)
+class Subscription:
+    """One SUBSCRIBE on one session."""
+
+    id: int
+    service: Service
+    sequence: int = 0
+    last: dict[str, str] = field(default_factory=dict)
+
+
+class Session:
+    """One TCP connection once it holds a session slot."""
+
+    def __init__(
+        self, server: LpecServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.subscriptions: dict[int, Subscription] = {}
+        self.seen_blank = False
+        self.seen_command = False
+        self.closed = False
+
+    # --- writing --------------------------------------------------------------
+
+    def write_line(self, line: str) -> None:
+        """Send one line with CRLF (dropped while the device is hung)."""
+        self.write_bytes(f"{line}\r\n".encode())
+
+    def write_bytes(self, data: bytes) -> None:
+        """Send raw bytes (dropped while the device is hung or after close)."""
+        if self.closed or self.server.frozen or self.writer.is_closing():
+            return
+        self.writer.write(data)
+
+    def is_closed(self) -> bool:
+        """True once the session was closed or aborted."""
+        return self.closed
+
+    def abort(self) -> None:
+        """Close abruptly (RST where the OS allows)."""
+        self.closed = True
+        self.writer.transport.abort()
+
+    def close(self) -> None:
+        """Close after flushing what was written."""
+        self.closed = True
+        self.writer.close()
+
+    # --- eventing -------------------------------------------------------------
+
+    def publish(self, cache: dict[str, dict[str, str]]) -> None:
+        """Send an EVENT with the changed variables of every subscription."""
+        for sub in list(self.subscriptions.values()):
+            current = cache.get(sub.service.name)
+            if current is None:
+                current = cache[sub.service.name] = sub.service.variables()
+            changes = {k: v for k, v in current.items() if sub.last.get(k) != v}
+            if not changes:
+                continue
+            sub.last = current
+            sub.sequence = sub.sequence + 1 if sub.sequence + 1 < SEQUENCE_WRAP else 1
+            self.write_line(format_event(sub.id, sub.sequence, changes))
+
+    # --- reading --------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Announce, then serve lines until EOF, an oversized line or close."""
+        self.server.announce(self)
+        while not self.closed:
+            await self.server.wait_unfrozen()
+            try:
+                data = await self.reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError:
+                return
+            except asyncio.LimitOverrunError:
+                _LOGGER.debug("line over %d bytes: closing the session", MAX_LINE)
+                return
+            except ConnectionError:
+                return
+            await self.server.wait_unfrozen()
+            if self.is_closed():
+                return
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                self.seen_command = True
+                self.write_line(format_error(COMMAND_NOT_RECOGNISED, "Invalid UTF-8"))
+                continue
+            await self.handle_line(text)
+
+    async def handle_line(self, text: str) -> None:
+        """One client line."""
+        if not text.strip():
+            self.seen_blank = True
+            return
+        if not self.seen_command:
+            self.seen_command = True
+            if not self.seen_blank:
+                # Firmware bug: the first command after ALIVE fails unless a blank line came first.
+                self.write_line(
+                    format_error(COMMAND_NOT_RECOGNISED, describe(COMMAND_NOT_RECOGNISED))
+                )
+                return
+        try:
+            message = parse_client_line(text)
+        except LpecProtocolError as err:
+            self.write_line(format_error(err.code, describe(err.code)))
+            return
+        match message:
+            case ActionRequest():
+                await self.action(message)
+            case SubscribeRequest():
+                self.subscribe(message)
+            case UnsubscribeRequest():
+                self.unsubscribe(message)
+            case None:
+                pass
+
+    def _service(self, device: str, name: str) -> Service:
+        if device not in ("Ds", "MediaRenderer"):
+            raise DeviceError(DEVICE_NOT_FOUND)
+        service = self.server.services.get(name) if device == "Ds" else None
+        if service is None:
+            raise DeviceError(SERVICE_NOT_FOUND)
+        return service
+
+    async def action(self, request: ActionRequest) -> None:
+        """Run an ACTION and answer RESPONSE or ERROR (after the configured delay)."""
+        self.server.record(request)
+        try:
+            reply = format_response(self._invoke(request))
+        except DeviceError as err:
+            reply = format_error(err.code, err.description)
+        except Exception:
+            _LOGGER.exception("action %s failed", request)
+            reply = format_error(METHOD_EXECUTION_EXCEPTION, describe(METHOD_EXECUTION_EXCEPTION))
+        delay = self.server.response_delay()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.write_line(reply)
+
+    def _invoke(self, request: ActionRequest) -> list[str]:
+        service = self._service(request.device, request.service)
+        if request.version > service.version:
+            raise DeviceError(VERSION_NOT_SUPPORTED)
+        spec = service.actions.get(request.action)
+        if spec is None:
+            raise DeviceError(METHOD_NOT_SUPPORTED)
+        return spec.invoke(request.args)
+
+    def _subscribable(self, request: SubscribeRequest) -> Service:
+        service = self._service(request.device, request.service)
+        if any(sub.service is service for sub in self.subscriptions.values()):
+            raise DeviceError(ALREADY_SUBSCRIBED)
+        if len(self.subscriptions) >= MAX_SUBSCRIPTIONS:
+            raise DeviceError(TOO_MANY_SUBSCRIPTIONS)
+        return service
+
+    def subscribe(self, request: SubscribeRequest) -> None:
+        """SUBSCRIBE: ack with the id, then the full state as sequence 0."""
+        try:
+            service = self._subscribable(request)
+        except DeviceError as err:
+            self.write_line(format_error(err.code, err.description))
+            return
+        sub = Subscription(self.server.next_subscription_id(), service)
+        self.subscriptions[sub.id] = sub
+        sub.last = service.variables()
+        self.write_line(format_subscribed(sub.id))
+        self.write_line(format_event(sub.id, 0, sub.last))
+
+    def unsubscribe(self, request: UnsubscribeRequest) -> None:
+        """UNSUBSCRIBE by id, by service, or everything (each removal is acknowledged)."""
+        if request.subscription_id is not None:
+            if self.subscriptions.pop(request.subscription_id, None) is None:
+                self.write_line(
+                    format_error(SUBSCRIPTION_NOT_FOUND, describe(SUBSCRIPTION_NOT_FOUND))
+                )
+                return
+            self.write_line(format_unsubscribed(request.subscription_id))
+            return
+        if request.path is not None:
+            _device, _, name = request.path.partition("/")
+            ids = [i for i, sub in self.subscriptions.items() if sub.service.name == name]
+            if not ids:
+                self.write_line(
+                    format_error(SERVICE_NOT_SUBSCRIBED, describe(SERVICE_NOT_SUBSCRIBED))
+                )
+                return
+        else:
+            ids = list(self.subscriptions)
+        for sub_id in ids:
+            del self.subscriptions[sub_id]
+            self.write_line(format_unsubscribed(sub_id))
+
+    def revoke(self, service_name: str | None) -> None:
+        """Unsolicited UNSUBSCRIBE of the service's subscriptions (all when None)."""
+        for sub_id, sub in list(self.subscriptions.items()):
+            if service_name is None or sub.service.name == service_name:
+                del self.subscriptions[sub_id]
+                self.write_line(format_unsubscribed(sub_id))
+
+
+class LpecServer:
+    """The listening socket and the sessions of one device."""
+
+    def __init__(
+        self,
+        *,
+        host: str,
+        port: int,
+        udn: str,
+        media_renderer_udn: str,
+        services: dict[str, Service],
+        max_sessions: int,
+        record: Callable[[ActionRequest], None],
+        response_delay: Callable[[], float],
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.udn = udn
+        self.media_renderer_udn = media_renderer_udn
+        self.services = services
+        self.max_sessions = max_sessions
+        self.record = record
+        self.response_delay = response_delay
+        self.sessions: list[Session] = []
+        self.pending: int = 0
+        self._server: asyncio.Server | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._slot_freed = asyncio.Event()
+        self._unfrozen = asyncio.Event()
+        self._unfrozen.set()
+        self._next_sub_id = 1
+
+    # --- lifecycle ------------------------------------------------------------
+
+    @property
+    def listening(self) -> bool:
+        """True while connections are accepted."""
+        return self._server is not None
+
+    async def listen(self) -> None:
+        """Start accepting connections (port 0 picks a free port, kept for restarts)."""
+        self._server = await asyncio.start_server(
+            self._handle, self.host, self.port, limit=MAX_LINE
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def close(self, *, graceful: bool) -> None:
+        """Stop listening and end every connection and handler task."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        for session in list(self.sessions):
+            if graceful:
+                session.close()
+            else:
+                session.abort()
+        for writer in list(self._writers):
+            writer.transport.abort()
+        tasks = list(self._handlers)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if server is not None:
+            await server.wait_closed()
+
+    # --- connections ----------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        self._writers.add(writer)
+        try:
+            self.pending += 1
+            try:
+                while len(self.sessions) >= self.max_sessions:
+                    # Over the cap: accepted but ignored until a session closes.
+                    self._slot_freed.clear()
+                    await self._slot_freed.wait()
+            finally:
+                self.pending -= 1
+            session = Session(self, reader, writer)
+            self.sessions.append(session)
+            try:
+                await session.run()
+            finally:
+                session.closed = True
+                self.sessions.remove(session)
+                self._slot_freed.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            _LOGGER.exception("session failed")
+        finally:
+            self._writers.discard(writer)
+            self._handlers.discard(task)
+            if not writer.is_closing():
+                writer.transport.abort()
+
+    def announce(self, session: Session) -> None:
+        """ALIVE for every sub-device."""
+        session.write_line(format_alive("Ds", self.udn))
+        session.write_line(format_alive("MediaRenderer", self.media_renderer_udn))
+
+    def byebye(self, session: Session) -> None:
+        """BYEBYE for every sub-device."""
+        session.write_line(format_byebye("Ds", self.udn))
+        session.write_line(format_byebye("MediaRenderer", self.media_renderer_udn))
+
+    def next_subscription_id(self) -> int:
+        """Subscription ids count up per device, starting at 1."""
+        sub_id = self._next_sub_id
+        self._next_sub_id += 1
+        return sub_id
+
+    def publish(self) -> None:
+        """Diff every subscription against the device and send EVENTs."""
+        cache: dict[str, dict[str, str]] = {}
+        for session in list(self.sessions):
+            session.publish(cache)
+
+    # --- faults ---------------------------------------------------------------
+
+    @property
+    def frozen(self) -> bool:
+        """True while the device neither reads nor writes (half-open fault)."""
+        return not self._unfrozen.is_set()
+
+    def set_frozen(self, frozen: bool) -> None:
+        """Start or end the half-open fault."""
+        if frozen:
+            self._unfrozen.clear()
+        else:
+            self._unfrozen.set()
+
+    async def wait_unfrozen(self) -> None:
+        """Block while the device is hung."""
+        await self._unfrozen.wait()
+
+    def write_all(self, data: bytes) -> None:
+        """Raw bytes to every session."""
+        for session in list(self.sessions):
+            session.write_bytes(data)

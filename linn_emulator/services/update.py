@@ -1,0 +1,28 @@
+"""Linn Update (urn:linn-co-uk:service:Update): firmware status as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from .base import Service
+
+
+class UpdateService(Service):
+    """urn:linn-co-uk:service:Update:4 (read-only subset)."""
+
+    name = "Update"
+    version = 4
+
+    def setup(self) -> None:
+        """Declare the actions."""
+        self.getter("GetSoftwareStatus", "SoftwareStatus", "SoftwareStatus")
+        self.getter("GetExecutorStatus", "ExecutorStatus", "ExecutorStatus")
+        self.add("CheckNow", lambda _a: [])
+        self.add("Apply", lambda _a: [])
+
+    def variables(self) -> dict[str, str]:
+        """Every evented variable."""
+        return {
+            "SoftwareStatus": json.dumps(self.state.software_status),
+            "ExecutorStatus": json.dumps({"state": "idle"}),
+        }

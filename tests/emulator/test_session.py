@@ -1,0 +1,143 @@
+"""Session behaviour: ALIVE, the first-command quirk, line handling, the session cap."""
+
+from __future__ import annotations
+
+import asyncio
+
+from custom_components.linn.lpec.codec import Alive, Error, Response, parse_device_line
+from linn_emulator import LinnEmulator
+
+from .conftest import Client, Connect, wait_for
+
+
+async def test_alive_on_connect(emu: LinnEmulator) -> None:
+    client = await Client.connect(emu.port, alive=False, workaround=False)
+    first = parse_device_line(await client.line())
+    second = parse_device_line(await client.line())
+    assert first == Alive("Ds", emu.udn)
+    assert isinstance(second, Alive)
+    assert second.device == "MediaRenderer"
+    assert emu.udn.startswith("4c494e4e-")
+    assert len(emu.udn) == 36
+    await client.silent(0.1)
+    await client.close()
+
+
+async def test_udns_distinct_and_stable() -> None:
+    one, two = LinnEmulator(), LinnEmulator()
+    assert one.udn != two.udn
+    assert LinnEmulator(udn="4c494e4e-0050-c221-71e5-df000003013f").udn == (
+        "4c494e4e-0050-c221-71e5-df000003013f"
+    )
+
+
+async def test_first_command_quirk(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect(workaround=False)
+    await client.send('ACTION Ds/Volume 4 SetVolume "20"')
+    reply = await client.reply()
+    assert reply == Error(101, "Command not recognised")
+    assert emu.state.volume == 30  # not executed
+    assert emu.actions == []
+    # the next command works
+    assert await client.action("Ds/Volume", "SetVolume", "20") == Response(())
+    assert emu.state.volume == 20
+
+
+async def test_blank_line_avoids_quirk(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect(workaround=True)
+    assert await client.action("Ds/Product", "Standby") == Response(("false",))
+    assert len(emu.actions) == 1
+    assert emu.actions[0].action == "Standby"
+
+
+async def test_lf_and_case_insensitive_keywords(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    client.writer.write(b"\n\naction Ds/Product 4 Model\n")
+    reply = await client.reply()
+    assert isinstance(reply, Response)
+    assert reply.values[0] == "Selekt DSM"
+    client.writer.write(b"   \r\nSubScribe Ds/Time\n")
+    ack = await client.reply()
+    assert ack.__class__.__name__ == "Subscribed"
+
+
+async def test_malformed_lines_get_errors(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    assert (await client.error("HELLO")).code == 101
+    assert (await client.error('ACTION Ds/Product 4 "unterminated')).code == 101
+    assert (await client.error("ACTION")).code == 102
+    assert (await client.error("ACTION Ds/Product")).code == 105
+    assert (await client.error("ACTION Ds/Product x Standby")).code == 104
+    assert (await client.error("ACTION Ds/Product 4")).code == 107
+    assert (await client.error("ACTION Ds/Volume 4 SetVolume 20")).code == 302
+    client.writer.write(b"ACTION Ds/Product 4 \xff\xfe\r\n")
+    assert (await client.reply()).__class__ is Error
+    # still alive and well
+    assert await client.action("Ds/Product", "Standby") == Response(("false",))
+
+
+async def test_huge_line_closes_session(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    await wait_for(lambda: emu.sessions == 1)
+    client.writer.write(b"A" * (1024 * 1024 + 100))
+    await client.closed()
+    await wait_for(lambda: emu.sessions == 0)
+    # the server keeps serving
+    other = await connect()
+    assert await other.action("Ds/Product", "Standby") == Response(("false",))
+
+
+async def test_large_line_below_limit_is_answered(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    metadata = "x" * 300_000
+    reply = await client.action("Ds/Playlist", "Insert", "0", "http://a/b.flac", metadata)
+    new_id = int(reply.values[0])
+    read = await client.action("Ds/Playlist", "Read", str(new_id))
+    assert read.values == ("http://a/b.flac", metadata)
+
+
+async def test_session_cap(emu: LinnEmulator) -> None:
+    clients = [await Client.connect(emu.port) for _ in range(4)]
+    await wait_for(lambda: emu.sessions == 4)
+    fifth = await Client.connect(emu.port, alive=False, workaround=False)
+    await wait_for(lambda: emu.waiting_connections == 1)
+    await fifth.send("")
+    await fifth.send("ACTION Ds/Product 4 Standby")
+    await fifth.silent(0.2)  # no ALIVE, no reply
+    await clients[0].close()
+    # a slot frees: ALIVE then the queued command is answered
+    assert isinstance(await fifth.message(), Alive)
+    assert isinstance(await fifth.message(), Alive)
+    assert await fifth.reply() == Response(("false",))
+    assert emu.sessions == 4
+    for client in [*clients[1:], fifth]:
+        await client.close()
+    await wait_for(lambda: emu.sessions == 0)
+
+
+async def test_closed_sessions_cleaned_up(emu: LinnEmulator) -> None:
+    clients = [await Client.connect(emu.port) for _ in range(3)]
+    for client in clients:
+        await client.subscribe("Ds/Volume")
+    await wait_for(lambda: emu.subscriptions == 3)
+    for client in clients:
+        await client.close()
+    await wait_for(lambda: emu.sessions == 0)
+    assert emu.subscriptions == 0
+    emu.panel.set_volume(10)  # publishing to nobody is fine
+
+
+async def test_stop_closes_everything() -> None:
+    emu = LinnEmulator(tick_interval=0.01)
+    await emu.start()
+    client = await Client.connect(emu.port)
+    await client.subscribe("Ds/Time")
+    emu.panel.play()
+    pending = await Client.connect(emu.port, alive=False)
+    await emu.stop()
+    await client.closed()
+    await pending.closed()
+    await client.close()
+    await pending.close()
+    await emu.stop()  # idempotent
+    await asyncio.sleep(0)
