@@ -32,7 +32,7 @@ from custom_components.linn.lpec.errors import LpecProtocolError
 from custom_components.linn.lpec.idarray import format_base64_ids, parse_base64_ids
 
 # Arbitrary text, including quotes, ampersands, CR/LF and non-ASCII (no surrogates).
-TEXT = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
+TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=80)
 NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,15}", fullmatch=True)
 
 
