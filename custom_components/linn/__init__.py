@@ -1,7 +1,88 @@
-"""The Linn integration: Linn network streamers over LPEC."""
+"""The Linn integration: Linn network streamers over LPEC, pushed, never polled."""
 
 from __future__ import annotations
 
-from .const import DOMAIN
+import logging
 
-__all__ = ["DOMAIN"]
+from homeassistant.config_entries import ConfigEntry, ConfigEntryState
+from homeassistant.const import CONF_HOST, CONF_PORT, EVENT_HOMEASSISTANT_STOP, Platform
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.exceptions import ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.typing import ConfigType
+
+from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .lpec import LinnDevice, LpecError
+from .services import async_setup_services
+from .udn import normalize_udn
+
+_LOGGER = logging.getLogger(__name__)
+
+PLATFORMS: list[Platform] = [Platform.MEDIA_PLAYER, Platform.SENSOR]
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+type LinnConfigEntry = ConfigEntry[LinnDevice]
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register the integration's actions (once, for every entry)."""
+    async_setup_services(hass)
+    return True
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool:
+    """Open the LPEC session; the device then pushes every change."""
+    host: str = entry.data[CONF_HOST]
+    port: int = entry.data[CONF_PORT]
+    device = LinnDevice(
+        host,
+        port,
+        connect_timeout=CONNECT_TIMEOUT,
+        action_timeout=ACTION_TIMEOUT,
+        keepalive_interval=KEEPALIVE_INTERVAL,
+        reconnect_max=RECONNECT_MAX,
+    )
+    try:
+        await device.connect()
+    except LpecError as err:
+        await device.close()
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="cannot_connect",
+            translation_placeholders={"host": host, "port": str(port), "error": str(err)},
+        ) from err
+
+    if entry.unique_id and normalize_udn(device.udn or "") != entry.unique_id:
+        found = device.udn
+        await device.close()
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="wrong_device",
+            translation_placeholders={"host": host, "port": str(port), "udn": str(found)},
+        )
+
+    @callback
+    def _log_availability(available: bool) -> None:
+        if entry.state is not ConfigEntryState.LOADED:
+            return  # a deliberate close while unloading is not an outage
+        if available:
+            _LOGGER.info("Linn at %s:%s is back", host, port)
+        else:
+            _LOGGER.warning("Linn at %s:%s is unavailable; reconnecting", host, port)
+
+    async def _close_on_stop(_event: Event) -> None:
+        await device.close()
+
+    entry.async_on_unload(device.add_availability_listener(_log_availability))
+    entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, _close_on_stop))
+    entry.runtime_data = device
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool:
+    """Unload the platforms and close the LPEC session."""
+    unload_ok = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+    if unload_ok:
+        await entry.runtime_data.close()
+    return unload_ok

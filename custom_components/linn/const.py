@@ -3,4 +3,22 @@
 from typing import Final
 
 DOMAIN: Final = "linn"
+MANUFACTURER: Final = "Linn"
+
 DEFAULT_PORT: Final = 23
+CONNECT_TIMEOUT: Final = 10.0
+"""Seconds to open the LPEC session and receive the full state."""
+ACTION_TIMEOUT: Final = 5.0
+"""Seconds a command may take before it fails (it never hangs)."""
+KEEPALIVE_INTERVAL: Final = 30.0
+"""Idle seconds before a keepalive action checks for a half-open connection."""
+RECONNECT_MAX: Final = 30.0
+"""Longest wait between reconnection attempts (exponential backoff with jitter)."""
+
+# media_content_type values of the device's own browsable items
+MEDIA_TYPE_PIN: Final = "linn_pin"
+MEDIA_TYPE_PRESET: Final = "linn_preset"
+MEDIA_TYPE_SOURCE: Final = "linn_source"
+
+SERVICE_INVOKE_PIN: Final = "invoke_pin"
+ATTR_PIN: Final = "pin"

@@ -1,0 +1,97 @@
+"""Base entity: device info, availability from the LPEC session, pushed updates."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import Any, cast
+
+from homeassistant.core import callback
+from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
+from homeassistant.helpers.device_registry import DeviceInfo
+from homeassistant.helpers.entity import Entity
+
+from .const import DOMAIN, MANUFACTURER
+from .lpec import (
+    LinnDevice,
+    LpecError,
+    LpecInvalidArgumentError,
+    LpecUnsupportedError,
+)
+from .udn import normalize_udn
+
+
+def command[F: Callable[..., Awaitable[Any]]](func: F) -> F:
+    """Turn library errors into translated Home Assistant errors."""
+
+    @wraps(func)
+    async def wrapper(self: LinnEntity, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await func(self, *args, **kwargs)
+        except LpecInvalidArgumentError as err:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="invalid_argument",
+                translation_placeholders={"entity_id": self.entity_id, "error": str(err)},
+            ) from err
+        except LpecUnsupportedError as err:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="not_supported",
+                translation_placeholders={"entity_id": self.entity_id, "error": str(err)},
+            ) from err
+        except LpecError as err:
+            raise HomeAssistantError(
+                translation_domain=DOMAIN,
+                translation_key="command_failed",
+                translation_placeholders={
+                    "command": func.__name__.removeprefix("async_"),
+                    "entity_id": self.entity_id,
+                    "error": str(err) or type(err).__name__,
+                },
+            ) from err
+
+    return cast(F, wrapper)
+
+
+class LinnEntity(Entity):
+    """An entity of one Linn streamer; the device pushes, nothing polls."""
+
+    _attr_has_entity_name = True
+    _attr_should_poll = False
+
+    def __init__(self, device: LinnDevice, unique_suffix: str | None = None) -> None:
+        """Describe the device from the state it reported on connect."""
+        self.device = device
+        self.udn = normalize_udn(device.udn or "")
+        self._attr_unique_id = self.udn if unique_suffix is None else f"{self.udn}_{unique_suffix}"
+        product = device.state.product
+        self._attr_device_info = DeviceInfo(
+            identifiers={(DOMAIN, self.udn)},
+            manufacturer=product.manufacturer or MANUFACTURER,
+            model=product.model,
+            name=product.room or product.name or product.model or "Linn",
+            serial_number=self.udn,
+        )
+
+    @property
+    def available(self) -> bool:
+        """Available while the LPEC session is up."""
+        return self.device.available
+
+    async def async_added_to_hass(self) -> None:
+        """Follow the device's pushed changes and its availability."""
+        self.async_on_remove(self.device.add_listener(self._on_device_change))
+        self.async_on_remove(self.device.add_availability_listener(self._on_availability))
+
+    @callback
+    def _on_device_change(self, changed: frozenset[str]) -> None:
+        if self.relevant_services is None or changed & self.relevant_services:
+            self.async_write_ha_state()
+
+    @callback
+    def _on_availability(self, _available: bool) -> None:
+        self.async_write_ha_state()
+
+    relevant_services: frozenset[str] | None = None
+    """Service names whose changes affect this entity; None means all."""

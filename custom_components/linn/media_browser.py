@@ -1,0 +1,170 @@
+"""Browsing and searching: pins, radio presets, sources and Home Assistant media."""
+
+from __future__ import annotations
+
+from homeassistant.components import media_source
+from homeassistant.components.media_player import (
+    BrowseError,
+    BrowseMedia,
+    MediaClass,
+    MediaType,
+    SearchMedia,
+    SearchMediaQuery,
+)
+from homeassistant.core import HomeAssistant
+
+from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from .lpec import LinnDevice
+
+ROOT = "root"
+PINS = "pins"
+PRESETS = "presets"
+SOURCES = "sources"
+DIRECTORY_TYPE = "linn_directory"
+
+
+def _directory(
+    content_id: str, title: str, children: list[BrowseMedia] | None = None
+) -> BrowseMedia:
+    return BrowseMedia(
+        media_class=MediaClass.DIRECTORY,
+        media_content_id=content_id,
+        media_content_type=DIRECTORY_TYPE,
+        title=title,
+        can_play=False,
+        can_expand=True,
+        children=children,
+        children_media_class=MediaClass.DIRECTORY if content_id == ROOT else None,
+    )
+
+
+async def _pins(device: LinnDevice) -> list[BrowseMedia]:
+    if not device.state.has_pins:
+        return []
+    pins = await device.read_pins()
+    return [
+        BrowseMedia(
+            media_class=MediaClass.PLAYLIST,
+            media_content_id=str(pin.id),
+            media_content_type=MEDIA_TYPE_PIN,
+            title=pin.title,
+            can_play=True,
+            can_expand=False,
+            thumbnail=pin.artwork_uri,
+        )
+        for pin in pins
+        if pin.title
+    ]
+
+
+async def _presets(device: LinnDevice) -> list[BrowseMedia]:
+    if "Radio" not in device.state.services:
+        return []
+    presets = await device.read_presets()
+    return [
+        BrowseMedia(
+            media_class=MediaClass.CHANNEL,
+            media_content_id=str(preset.id),
+            media_content_type=MEDIA_TYPE_PRESET,
+            title=preset.title or f"Preset {preset.id}",
+            can_play=True,
+            can_expand=False,
+            thumbnail=preset.metadata.album_art_uri,
+        )
+        for preset in presets
+        if preset.uri
+    ]
+
+
+def _sources(device: LinnDevice) -> list[BrowseMedia]:
+    return [
+        BrowseMedia(
+            media_class=MediaClass.DIRECTORY if source.type == "Playlist" else MediaClass.MUSIC,
+            media_content_id=source.system_name,
+            media_content_type=MEDIA_TYPE_SOURCE,
+            title=source.name,
+            can_play=True,
+            can_expand=False,
+        )
+        for source in device.state.product.visible_sources
+    ]
+
+
+def _is_audio(item: BrowseMedia) -> bool:
+    return item.media_content_type.startswith("audio/") or item.media_class in (
+        MediaClass.DIRECTORY,
+        MediaClass.APP,
+        MediaClass.MUSIC,
+        MediaClass.PODCAST,
+        MediaClass.ALBUM,
+        MediaClass.ARTIST,
+        MediaClass.PLAYLIST,
+        MediaClass.TRACK,
+        MediaClass.CHANNEL,
+    )
+
+
+async def async_browse(
+    hass: HomeAssistant,
+    device: LinnDevice,
+    media_content_type: MediaType | str | None,
+    media_content_id: str | None,
+) -> BrowseMedia:
+    """Browse the device's own lists, or Home Assistant's media sources."""
+    if media_content_id and media_source.is_media_source_id(media_content_id):
+        return await media_source.async_browse_media(
+            hass, media_content_id, content_filter=_is_audio
+        )
+    match media_content_id:
+        case None | "" | "root":
+            children: list[BrowseMedia] = []
+            if device.state.has_pins:
+                children.append(_directory(PINS, "Pins"))
+            if "Radio" in device.state.services:
+                children.append(_directory(PRESETS, "Radio presets"))
+            children.append(_directory(SOURCES, "Sources"))
+            children.append(
+                await media_source.async_browse_media(hass, None, content_filter=_is_audio)
+            )
+            return _directory(ROOT, device.state.product.room or "Linn", children)
+        case "pins":
+            return _directory(PINS, "Pins", await _pins(device))
+        case "presets":
+            return _directory(PRESETS, "Radio presets", await _presets(device))
+        case "sources":
+            return _directory(SOURCES, "Sources", _sources(device))
+    raise BrowseError(f"Unknown media content id {media_content_id!r}")
+
+
+async def _search_media_sources(hass: HomeAssistant, query: SearchMediaQuery) -> list[BrowseMedia]:
+    """Search one media source, or each one that can search (the root cannot)."""
+    if query.media_content_id and media_source.is_media_source_id(query.media_content_id):
+        targets = [query.media_content_id]
+    else:
+        root = await media_source.async_browse_media(hass, None)
+        targets = [child.media_content_id for child in root.children or []]
+    found: list[BrowseMedia] = []
+    for target in targets:
+        try:
+            found.extend((await media_source.async_search_media(hass, target, query)).result)
+        except BrowseError:
+            continue  # this source does not support search
+    return found
+
+
+def _matches(item: BrowseMedia, words: list[str]) -> bool:
+    title = item.title.casefold()
+    return all(word in title for word in words)
+
+
+async def async_search(
+    hass: HomeAssistant, device: LinnDevice, query: SearchMediaQuery
+) -> SearchMedia:
+    """Case-insensitive word match over pins, presets, sources and HA media."""
+    words = query.search_query.casefold().split()
+    candidates = [*await _pins(device), *await _presets(device), *_sources(device)]
+    results = [item for item in candidates if _matches(item, words)]
+    results.extend(item for item in await _search_media_sources(hass, query) if _is_audio(item))
+    if query.media_filter_classes:
+        results = [item for item in results if item.media_class in query.media_filter_classes]
+    return SearchMedia(result=results)

@@ -1,0 +1,516 @@
+"""The Linn streamer as a push-updated media player."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+import logging
+import time
+from typing import Any
+
+from homeassistant.components import media_source
+from homeassistant.components.media_player import (
+    BrowseMedia,
+    MediaPlayerDeviceClass,
+    MediaPlayerEntity,
+    MediaPlayerEntityFeature as Feature,
+    MediaPlayerState,
+    MediaType,
+    RepeatMode,
+    SearchMedia,
+    SearchMediaQuery,
+    async_process_play_media_url,
+)
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers.dispatcher import async_dispatcher_connect, async_dispatcher_send
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.util import dt as dt_util
+
+from . import LinnConfigEntry
+from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from .entity import LinnEntity, command
+from .grouping import (
+    SIGNAL_GROUPS_CHANGED,
+    async_device_for_entity,
+    async_entities_listening_to,
+    async_entity_for_sender,
+    is_listening,
+)
+from .lpec import LinnDevice
+from .lpec.model import DeviceState
+from .media_browser import async_browse, async_search
+
+_LOGGER = logging.getLogger(__name__)
+
+PARALLEL_UPDATES = 0
+
+BASE_FEATURES = (
+    Feature.TURN_ON
+    | Feature.TURN_OFF
+    | Feature.SELECT_SOURCE
+    | Feature.PLAY_MEDIA
+    | Feature.BROWSE_MEDIA
+    | Feature.SEARCH_MEDIA
+)
+VOLUME_FEATURES = Feature.VOLUME_SET | Feature.VOLUME_STEP | Feature.VOLUME_MUTE
+
+# Without the Transport service, what each source type's own service can do.
+SOURCE_TYPE_FEATURES: dict[str, Feature] = {
+    "playlist": Feature.PLAY
+    | Feature.PAUSE
+    | Feature.STOP
+    | Feature.NEXT_TRACK
+    | Feature.PREVIOUS_TRACK
+    | Feature.SEEK
+    | Feature.SHUFFLE_SET
+    | Feature.REPEAT_SET,
+    "radio": Feature.PLAY | Feature.PAUSE | Feature.STOP,
+    "receiver": Feature.PLAY | Feature.STOP,
+}
+TRANSPORT_STATES: dict[str, MediaPlayerState] = {
+    "playing": MediaPlayerState.PLAYING,
+    "buffering": MediaPlayerState.PLAYING,
+    "paused": MediaPlayerState.PAUSED,
+    "stopped": MediaPlayerState.IDLE,
+    "eos": MediaPlayerState.IDLE,
+    "waiting": MediaPlayerState.IDLE,
+}
+POSITION_JUMP_SECONDS = 1.5
+"""A Time event further than this from the extrapolated position is a seek."""
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: LinnConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add the media player of this streamer."""
+    async_add_entities([LinnMediaPlayer(entry.runtime_data)])
+
+
+class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
+    """A Linn streamer: state, sources, volume, now playing, browsing, grouping."""
+
+    _attr_name = None
+    _attr_device_class = MediaPlayerDeviceClass.RECEIVER
+    _attr_media_content_type = MediaType.MUSIC
+
+    def __init__(self, device: LinnDevice) -> None:
+        """Start from the state the device reported on connect."""
+        super().__init__(device)
+        self._position: int | None = None
+        self._position_updated_at: datetime | None = None
+        self._track_position(force=True)
+
+    # --- pushed updates -----------------------------------------------------------
+
+    async def async_added_to_hass(self) -> None:
+        """Also redraw when another Linn joins or leaves this one's group."""
+        await super().async_added_to_hass()
+        self.async_on_remove(
+            async_dispatcher_connect(self.hass, SIGNAL_GROUPS_CHANGED, self.async_write_ha_state)
+        )
+
+    @callback
+    def _on_device_change(self, changed: frozenset[str]) -> None:
+        if changed & {"Receiver", "Sender"}:
+            async_dispatcher_send(self.hass, SIGNAL_GROUPS_CHANGED)
+        if changed == frozenset({"Time"}) and not self._track_position(force=False):
+            return  # normal playback progress: HA extrapolates, no state write
+        if "Time" in changed:
+            self._track_position(force=False)
+        self.async_write_ha_state()
+
+    def _track_position(self, *, force: bool) -> bool:
+        """Record the device position if it moved other than by playing; True if recorded."""
+        seconds = self.device.state.time.seconds
+        now = dt_util.utcnow()
+        if not force and seconds is not None and self._position is not None:
+            expected = float(self._position)
+            if self.state == MediaPlayerState.PLAYING and self._position_updated_at:
+                expected += (now - self._position_updated_at).total_seconds()
+            if abs(seconds - expected) < POSITION_JUMP_SECONDS:
+                return False
+        updated_at = self.device.state.time.seconds_updated_at
+        self._position = seconds
+        self._position_updated_at = (
+            now - timedelta(seconds=max(0.0, time.monotonic() - updated_at))
+            if updated_at is not None
+            else now
+        )
+        return True
+
+    @property
+    def _state(self) -> DeviceState:
+        return self.device.state
+
+    # --- state --------------------------------------------------------------------
+
+    @property
+    def state(self) -> MediaPlayerState:
+        """Off in standby; otherwise what the transport says."""
+        if self._state.product.standby:
+            return MediaPlayerState.OFF
+        transport_state = self._transport_state()
+        if transport_state is None:
+            return MediaPlayerState.ON
+        return TRANSPORT_STATES.get(transport_state.casefold(), MediaPlayerState.ON)
+
+    def _transport_state(self) -> str | None:
+        state = self._state
+        if state.has_transport:
+            return state.transport.state
+        source = state.product.source
+        match source.type.casefold() if source else "":
+            case "playlist":
+                return state.playlist.transport_state
+            case "radio":
+                return state.radio.transport_state
+            case "receiver":
+                return state.receiver.transport_state
+        return None
+
+    @property
+    def supported_features(self) -> Feature:
+        """Computed from what the device reports, not guessed from the source."""
+        state = self._state
+        features = BASE_FEATURES
+        if state.has_volume:
+            features |= VOLUME_FEATURES
+        if "Receiver" in state.services and "Sender" in state.services:
+            features |= Feature.GROUPING
+        if state.has_transport:
+            transport = state.transport
+            flags = {
+                Feature.PAUSE: transport.can_pause,
+                Feature.NEXT_TRACK: transport.can_skip_next,
+                Feature.PREVIOUS_TRACK: transport.can_skip_previous,
+                Feature.SEEK: transport.can_seek,
+                Feature.SHUFFLE_SET: transport.can_shuffle,
+                Feature.REPEAT_SET: transport.can_repeat,
+            }
+            for feature, enabled in flags.items():
+                if enabled:
+                    features |= feature
+            source = state.product.source
+            if any(flags.values()) or (
+                source is not None and source.type.casefold() in SOURCE_TYPE_FEATURES
+            ):
+                features |= Feature.PLAY | Feature.STOP
+        else:
+            source = state.product.source
+            if source is not None:
+                features |= SOURCE_TYPE_FEATURES.get(source.type.casefold(), Feature(0))
+        return features
+
+    # --- volume -------------------------------------------------------------------
+
+    @property
+    def volume_level(self) -> float | None:
+        """Volume scaled by the device's VolumeMax (not assumed to be 100)."""
+        volume = self._state.volume
+        if volume.volume is None or not volume.volume_max:
+            return None
+        return volume.volume / volume.volume_max
+
+    @property
+    def is_volume_muted(self) -> bool | None:
+        """Mute state."""
+        return self._state.volume.mute
+
+    @command
+    async def async_set_volume_level(self, volume: float) -> None:
+        """Set the volume; above the device's volume limit it clamps to the limit."""
+        if not 0 <= volume <= 1:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="volume_out_of_range",
+                translation_placeholders={"volume": str(volume)},
+            )
+        volume_state = self._state.volume
+        volume_max = volume_state.volume_max or 100
+        wanted = round(volume * volume_max)
+        applied = await self.device.set_volume(wanted)
+        if applied != wanted:
+            _LOGGER.warning(
+                "%s: volume %s clamped to the device's volume limit %s",
+                self.entity_id,
+                wanted,
+                applied,
+            )
+
+    @command
+    async def async_volume_up(self) -> None:
+        """One device volume step up."""
+        await self.device.volume_up()
+
+    @command
+    async def async_volume_down(self) -> None:
+        """One device volume step down."""
+        await self.device.volume_down()
+
+    @command
+    async def async_mute_volume(self, mute: bool) -> None:
+        """Mute or unmute."""
+        await self.device.set_mute(mute)
+
+    # --- power and sources --------------------------------------------------------
+
+    @command
+    async def async_turn_on(self) -> None:
+        """Leave standby."""
+        await self.device.set_standby(False)
+
+    @command
+    async def async_turn_off(self) -> None:
+        """Enter standby."""
+        await self.device.set_standby(True)
+
+    @property
+    def source_list(self) -> list[str]:
+        """Visible sources by the names the user gave them."""
+        return [source.name for source in self._state.product.visible_sources]
+
+    @property
+    def source(self) -> str | None:
+        """The current source's user-facing name."""
+        source = self._state.product.source
+        return source.name if source else None
+
+    @command
+    async def async_select_source(self, source: str) -> None:
+        """Select by user-facing name (or system name); sent by system name."""
+        product = self._state.product
+        match = next((s for s in product.sources if s.name == source), None)
+        if match is None:
+            match = product.source_by_system_name(source)
+        if match is None:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="unknown_source",
+                translation_placeholders={
+                    "source": source,
+                    "sources": ", ".join(self.source_list),
+                },
+            )
+        await self.device.select_source(match.system_name)
+
+    # --- now playing --------------------------------------------------------------
+
+    @property
+    def media_content_id(self) -> str | None:
+        """URI of the current track."""
+        return self._state.info.uri
+
+    @property
+    def media_title(self) -> str | None:
+        """Radio now-playing text (Metatext) when there is some, else the track title."""
+        info = self._state.info
+        return info.metatext or info.track.title
+
+    @property
+    def media_artist(self) -> str | None:
+        """Track artist(s)."""
+        artists = self._state.info.track.artists
+        return ", ".join(artists) if artists else None
+
+    @property
+    def media_album_name(self) -> str | None:
+        """Album of the current track."""
+        return self._state.info.track.album
+
+    @property
+    def media_image_url(self) -> str | None:
+        """Album art from the track metadata."""
+        return self._state.info.track.album_art_uri
+
+    @property
+    def media_channel(self) -> str | None:
+        """Station name while a Metatext (radio) title is shown."""
+        info = self._state.info
+        return info.track.title if info.metatext else None
+
+    @property
+    def media_duration(self) -> int | None:
+        """Track length in seconds."""
+        return self._state.time.duration or self._state.info.duration or None
+
+    @property
+    def media_position(self) -> int | None:
+        """Position in seconds as last reported (HA extrapolates while playing)."""
+        return self._position
+
+    @property
+    def media_position_updated_at(self) -> datetime | None:
+        """When media_position was valid."""
+        return self._position_updated_at
+
+    @property
+    def shuffle(self) -> bool | None:
+        """Shuffle, from Transport (else Playlist)."""
+        state = self._state
+        return state.transport.shuffle if state.has_transport else state.playlist.shuffle
+
+    @property
+    def repeat(self) -> RepeatMode | None:
+        """Linn repeat is all-or-nothing."""
+        state = self._state
+        repeat = state.transport.repeat if state.has_transport else state.playlist.repeat
+        if repeat is None:
+            return None
+        return RepeatMode.ALL if repeat else RepeatMode.OFF
+
+    # --- transport ----------------------------------------------------------------
+
+    @command
+    async def async_media_play(self) -> None:
+        """Play."""
+        await self.device.play()
+
+    @command
+    async def async_media_pause(self) -> None:
+        """Pause."""
+        await self.device.pause()
+
+    @command
+    async def async_media_stop(self) -> None:
+        """Stop."""
+        await self.device.stop()
+
+    @command
+    async def async_media_next_track(self) -> None:
+        """Next track."""
+        await self.device.next_track()
+
+    @command
+    async def async_media_previous_track(self) -> None:
+        """Previous track."""
+        await self.device.previous_track()
+
+    @command
+    async def async_media_seek(self, position: float) -> None:
+        """Seek to a position in seconds."""
+        await self.device.seek(round(position))
+
+    @command
+    async def async_set_shuffle(self, shuffle: bool) -> None:
+        """Shuffle on or off."""
+        await self.device.set_shuffle(shuffle)
+
+    @command
+    async def async_set_repeat(self, repeat: RepeatMode) -> None:
+        """Repeat: ONE is not a Linn mode, so it means ALL."""
+        await self.device.set_repeat(repeat != RepeatMode.OFF)
+
+    # --- media --------------------------------------------------------------------
+
+    @command
+    async def async_play_media(
+        self, media_type: MediaType | str, media_id: str, **kwargs: Any
+    ) -> None:
+        """Play a URL or HA media (into the Playlist), a pin, a radio preset or a source."""
+        if media_source.is_media_source_id(media_id):
+            item = await media_source.async_resolve_media(self.hass, media_id, self.entity_id)
+            media_id = item.url
+            media_type = MediaType.MUSIC
+        match media_type:
+            case str() if media_type == MEDIA_TYPE_PIN:
+                await self.device.invoke_pin(_int_id(media_id, media_type))
+            case str() if media_type == MEDIA_TYPE_PRESET:
+                await self.device.play_preset(_int_id(media_id, media_type))
+            case str() if media_type == MEDIA_TYPE_SOURCE:
+                await self.async_select_source(media_id)
+            case MediaType.MUSIC | MediaType.URL | "audio/mpeg" | "audio/flac" | "audio/x-flac":
+                url = async_process_play_media_url(self.hass, media_id)
+                if not url.startswith(("http://", "https://")):
+                    raise ServiceValidationError(
+                        translation_domain=DOMAIN,
+                        translation_key="unsupported_url",
+                        translation_placeholders={"url": media_id},
+                    )
+                await self.device.play_url(url, kwargs.get("extra", {}).get("title") or url)
+            case _:
+                raise ServiceValidationError(
+                    translation_domain=DOMAIN,
+                    translation_key="unsupported_media_type",
+                    translation_placeholders={"media_type": str(media_type)},
+                )
+
+    @command
+    async def async_invoke_pin(self, pin: int) -> None:
+        """linn.invoke_pin: the 1-based pin number, as on the remote and front panel."""
+        await self.device.invoke_pin_index(pin - 1)
+
+    async def async_browse_media(
+        self,
+        media_content_type: MediaType | str | None = None,
+        media_content_id: str | None = None,
+    ) -> BrowseMedia:
+        """Pins, radio presets, sources and Home Assistant media."""
+        return await async_browse(self.hass, self.device, media_content_type, media_content_id)
+
+    async def async_search_media(self, query: SearchMediaQuery) -> SearchMedia:
+        """Search pins, presets, sources and Home Assistant media by name."""
+        return await async_search(self.hass, self.device, query)
+
+    # --- grouping (Songcast) ------------------------------------------------------
+
+    @property
+    def group_members(self) -> list[str] | None:
+        """Leader (the Songcast sender) first, then the devices listening to it."""
+        if "Receiver" not in self._state.services:
+            return None
+        receiver = self._state.receiver
+        if is_listening(self._state) and receiver.uri:
+            leader = async_entity_for_sender(self.hass, receiver.uri)
+            if leader is not None and leader != self.entity_id:
+                return [leader, self.entity_id]
+        sender_uri = self._state.sender.uri
+        followers = (
+            [
+                entity_id
+                for entity_id in async_entities_listening_to(self.hass, sender_uri)
+                if entity_id != self.entity_id
+            ]
+            if sender_uri
+            else []
+        )
+        return [self.entity_id, *followers] if followers else []
+
+    @command
+    async def async_join_players(self, group_members: list[str]) -> None:
+        """Make each member listen to this device's Songcast sender."""
+        sender = self._state.sender
+        if not sender.uri:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="no_sender",
+                translation_placeholders={"entity_id": self.entity_id},
+            )
+        for entity_id in group_members:
+            if entity_id == self.entity_id:
+                continue
+            member = async_device_for_entity(self.hass, entity_id)
+            if member is None:
+                raise ServiceValidationError(
+                    translation_domain=DOMAIN,
+                    translation_key="not_a_linn",
+                    translation_placeholders={"entity_id": entity_id},
+                )
+            await member.songcast_join(sender.uri, sender.metadata)
+
+    @command
+    async def async_unjoin_player(self) -> None:
+        """Stop listening to a sender and go back to the previous source."""
+        await self.device.songcast_leave()
+
+
+def _int_id(media_id: str, media_type: str) -> int:
+    try:
+        return int(media_id)
+    except ValueError:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_media_id",
+            translation_placeholders={"media_id": media_id, "media_type": media_type},
+        ) from None

@@ -1,0 +1,23 @@
+"""The integration's actions, registered once in async_setup."""
+
+from __future__ import annotations
+
+from homeassistant.components.media_player import DOMAIN as MEDIA_PLAYER_DOMAIN
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import service
+import probatio
+
+from .const import ATTR_PIN, DOMAIN, SERVICE_INVOKE_PIN
+
+
+@callback
+def async_setup_services(hass: HomeAssistant) -> None:
+    """linn.invoke_pin: play one of the device's six pins (1-based, as on the remote)."""
+    service.async_register_platform_entity_service(
+        hass,
+        DOMAIN,
+        SERVICE_INVOKE_PIN,
+        entity_domain=MEDIA_PLAYER_DOMAIN,
+        schema={probatio.Required(ATTR_PIN): probatio.All(int, probatio.Range(min=1))},
+        func="async_invoke_pin",
+    )

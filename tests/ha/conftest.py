@@ -1,0 +1,69 @@
+"""Fixtures: a real Home Assistant (phacc) and an emulated Linn over loopback TCP."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.syrupy import HomeAssistantSnapshotExtension
+from syrupy.assertion import SnapshotAssertion
+
+from custom_components.linn.const import DOMAIN
+from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import HomeAssistant
+from linn_emulator import LinnEmulator
+
+UDN = "4c494e4e-0050-c221-71e5-df000003013f"
+OTHER_UDN = "4c494e4e-0050-c221-71e5-df0000030999"
+ENTITY_ID = "media_player.living_room"
+
+
+@pytest.fixture(autouse=True)
+def _sockets(socket_enabled: None) -> None:
+    """The emulator is a real TCP peer on 127.0.0.1."""
+
+
+@pytest.fixture
+def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """Snapshots next to the tests, in Home Assistant's format."""
+    return snapshot.use_extension(HomeAssistantSnapshotExtension)
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[LinnEmulator]:
+    """A Selekt DSM in the living room."""
+    async with LinnEmulator(port=0, udn=UDN, tick_interval=0.05) as emu:
+        yield emu
+
+
+@pytest.fixture
+def config_entry(emulator: LinnEmulator) -> MockConfigEntry:
+    """The entry the config flow would have created for the emulator."""
+    return MockConfigEntry(
+        domain=DOMAIN,
+        title="Living Room",
+        unique_id=UDN,
+        data={CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port},
+    )
+
+
+@pytest.fixture
+async def loaded_entry(
+    hass: HomeAssistant, config_entry: MockConfigEntry
+) -> AsyncIterator[MockConfigEntry]:
+    """The integration set up against the emulator; unloaded at the end."""
+    config_entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+    yield config_entry
+    await hass.config_entries.async_unload(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
+    """Poll a condition; fail the test (not hang) if it never holds."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.005)

@@ -1,0 +1,202 @@
+"""Every config-flow path, against the emulator over TCP."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn import config_flow
+from custom_components.linn.const import DOMAIN
+from homeassistant.config_entries import SOURCE_SSDP, SOURCE_USER, ConfigEntryState
+from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers.service_info.ssdp import (
+    ATTR_UPNP_FRIENDLY_NAME,
+    ATTR_UPNP_MANUFACTURER,
+    ATTR_UPNP_MODEL_NAME,
+    ATTR_UPNP_UDN,
+    SsdpServiceInfo,
+)
+from linn_emulator import LinnEmulator
+
+from .conftest import OTHER_UDN, UDN
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:
+    return SsdpServiceInfo(
+        ssdp_usn=f"uuid:{udn}::urn:av-openhome-org:service:Product:4",
+        ssdp_st="urn:av-openhome-org:service:Product:4",
+        ssdp_location=f"http://{host}:55178/{udn}/Upnp/device.xml",
+        upnp={
+            ATTR_UPNP_UDN: f"uuid:{udn.upper()}",
+            ATTR_UPNP_FRIENDLY_NAME: "Living Room:Selekt DSM",
+            ATTR_UPNP_MANUFACTURER: "Linn",
+            ATTR_UPNP_MODEL_NAME: "Selekt DSM",
+        },
+    )
+
+
+async def test_user_step_creates_entry(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: " 127.0.0.1 ", CONF_PORT: emulator.port}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Living Room"
+    assert result["data"] == {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    assert result["result"].unique_id == UDN
+    await hass.async_block_till_done()
+    # the flow's probe session was closed
+    assert emulator.sessions <= 1
+
+
+async def test_user_step_cannot_connect_then_recovers(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: closed_port()}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "cannot_connect"}
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+@pytest.mark.parametrize("host", ["http://192.0.2.1", "192.0.2.1/x", "two words", "-bad-", ""])
+async def test_user_step_invalid_host(hass: HomeAssistant, host: str) -> None:
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: host, CONF_PORT: 23}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_HOST: "invalid_host"}
+
+
+async def test_user_step_already_configured_updates_address(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert entry.data == {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+
+
+async def test_ssdp_discovery_confirm_creates_entry(
+    hass: HomeAssistant, emulator: LinnEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SSDP says where the device is; LPEC is on port 23 on a real device.
+    monkeypatch.setattr(config_flow, "DEFAULT_PORT", emulator.port)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info()
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "confirm"
+    assert result["description_placeholders"] == {"room": "Living Room", "model": "Selekt DSM"}
+
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Living Room"
+    assert result["data"] == {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    assert result["result"].unique_id == UDN
+
+
+async def test_ssdp_renderer_without_lpec_is_not_offered(
+    hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # e.g. Volumio: announces Product:1 but nothing answers LPEC
+    monkeypatch.setattr(config_flow, "DEFAULT_PORT", closed_port())
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info(udn="6c0a2b1e-volumio")
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "not_linn_device"
+
+
+async def test_ssdp_udn_mismatch_is_not_offered(
+    hass: HomeAssistant, emulator: LinnEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(config_flow, "DEFAULT_PORT", emulator.port)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info(udn=OTHER_UDN)
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "not_linn_device"
+
+
+async def test_ssdp_already_configured_updates_host(hass: HomeAssistant) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info(host="192.0.2.7")
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert entry.data[CONF_HOST] == "192.0.2.7"
+
+
+async def test_reconfigure_moves_to_new_address(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    result = await entry.start_reconfigure_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "reconfigure"
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: closed_port()}
+    )
+    assert result["errors"] == {"base": "cannot_connect"}
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data == {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
+    await hass.async_block_till_done()  # the reload sets the entry up at the new address
+    assert entry.state is ConfigEntryState.LOADED
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def test_reconfigure_to_another_device_is_refused(hass: HomeAssistant) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen") as other:
+        result = await entry.start_reconfigure_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: other.port}
+        )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "wrong_device"
+    assert entry.data[CONF_HOST] == "192.0.2.99"

@@ -1,0 +1,310 @@
+"""The media player against the emulator: every action changes the device, pushes arrive."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.components.media_player import (
+    ATTR_INPUT_SOURCE,
+    ATTR_MEDIA_CONTENT_ID,
+    ATTR_MEDIA_CONTENT_TYPE,
+    ATTR_MEDIA_REPEAT,
+    ATTR_MEDIA_SEEK_POSITION,
+    ATTR_MEDIA_SHUFFLE,
+    ATTR_MEDIA_VOLUME_LEVEL,
+    ATTR_MEDIA_VOLUME_MUTED,
+    DOMAIN as MP_DOMAIN,
+    SERVICE_PLAY_MEDIA,
+    SERVICE_SELECT_SOURCE,
+    MediaPlayerEntityFeature as Feature,
+    MediaPlayerState,
+    RepeatMode,
+)
+from homeassistant.const import (
+    ATTR_ENTITY_ID,
+    SERVICE_MEDIA_NEXT_TRACK,
+    SERVICE_MEDIA_PAUSE,
+    SERVICE_MEDIA_PLAY,
+    SERVICE_MEDIA_PREVIOUS_TRACK,
+    SERVICE_MEDIA_SEEK,
+    SERVICE_MEDIA_STOP,
+    SERVICE_REPEAT_SET,
+    SERVICE_SHUFFLE_SET,
+    SERVICE_TURN_OFF,
+    SERVICE_TURN_ON,
+    SERVICE_VOLUME_DOWN,
+    SERVICE_VOLUME_MUTE,
+    SERVICE_VOLUME_SET,
+    SERVICE_VOLUME_UP,
+)
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
+from linn_emulator import LinnEmulator, TransportState
+
+from .conftest import ENTITY_ID, wait_for
+
+pytestmark = pytest.mark.usefixtures("loaded_entry")
+
+
+async def call(hass: HomeAssistant, service: str, domain: str = MP_DOMAIN, **data: Any) -> None:
+    await hass.services.async_call(
+        domain, service, {ATTR_ENTITY_ID: ENTITY_ID, **data}, blocking=True
+    )
+
+
+def attr(hass: HomeAssistant, name: str) -> Any:
+    return hass.states.get(ENTITY_ID).attributes.get(name)
+
+
+def current_source(emulator: LinnEmulator) -> str:
+    return emulator.state.sources[emulator.state.source_index].system_name
+
+
+async def test_power(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(hass, SERVICE_TURN_OFF)
+    assert emulator.state.standby is True
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.OFF)
+
+    await call(hass, SERVICE_TURN_ON)
+    assert emulator.state.standby is False
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state != MediaPlayerState.OFF)
+
+
+async def test_volume_is_scaled_by_volume_max(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 0.42})
+    assert emulator.state.volume == 42
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_VOLUME_LEVEL) == 0.42)
+
+    await call(hass, SERVICE_VOLUME_UP)
+    assert emulator.state.volume == 43
+    await call(hass, SERVICE_VOLUME_DOWN)
+    await call(hass, SERVICE_VOLUME_DOWN)
+    assert emulator.state.volume == 41
+
+    await call(hass, SERVICE_VOLUME_MUTE, **{ATTR_MEDIA_VOLUME_MUTED: True})
+    assert emulator.state.mute is True
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_VOLUME_MUTED) is True)
+
+
+async def test_volume_above_limit_clamps_and_logs(
+    hass: HomeAssistant, emulator: LinnEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert emulator.state.volume_limit == 80
+    with caplog.at_level(logging.WARNING):
+        await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 0.95})
+    assert emulator.state.volume == 80
+    assert "clamped to the device's volume limit 80" in caplog.text
+
+
+async def test_sources_by_user_name_selected_by_system_name(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    # the hidden "Digital 1" is not offered; user names are shown
+    assert attr(hass, "source_list") == [
+        "Playlist",
+        "Radio",
+        "Songcast",
+        "Spotify",
+        "Turntable",
+        "TV",
+    ]
+    await call(hass, SERVICE_SELECT_SOURCE, **{ATTR_INPUT_SOURCE: "Turntable"})
+    assert current_source(emulator) == "Analog 1"
+    await wait_for(lambda: attr(hass, ATTR_INPUT_SOURCE) == "Turntable")
+    # external inputs have no transport controls
+    assert not Feature(attr(hass, "supported_features")) & Feature.NEXT_TRACK
+
+
+async def test_transport_and_modes(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(hass, SERVICE_MEDIA_PLAY)
+    assert emulator.state.transport_state == TransportState.PLAYING
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PLAYING)
+
+    await call(hass, SERVICE_MEDIA_PAUSE)
+    assert emulator.state.transport_state == TransportState.PAUSED
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PAUSED)
+
+    first = emulator.state.playlist_id
+    await call(hass, SERVICE_MEDIA_NEXT_TRACK)
+    assert emulator.state.playlist_id != first
+    await call(hass, SERVICE_MEDIA_PREVIOUS_TRACK)
+    assert emulator.state.playlist_id == first
+
+    await call(hass, SERVICE_MEDIA_SEEK, **{ATTR_MEDIA_SEEK_POSITION: 100})
+    assert emulator.state.seconds == 100
+    await wait_for(lambda: attr(hass, "media_position") == 100)
+
+    await call(hass, SERVICE_SHUFFLE_SET, **{ATTR_MEDIA_SHUFFLE: True})
+    assert emulator.state.shuffle is True
+    await call(hass, SERVICE_REPEAT_SET, **{ATTR_MEDIA_REPEAT: RepeatMode.ALL})
+    assert emulator.state.repeat is True
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_REPEAT) == RepeatMode.ALL)
+
+    await call(hass, SERVICE_MEDIA_STOP)
+    assert emulator.state.transport_state == TransportState.STOPPED
+
+
+async def test_front_panel_change_reaches_ha_within_100ms(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    emulator.panel.set_volume(55)
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_VOLUME_LEVEL) == 0.55, timeout=0.1)
+    emulator.panel.select_source("HDMI")
+    await wait_for(lambda: attr(hass, ATTR_INPUT_SOURCE) == "TV", timeout=0.1)
+    emulator.panel.set_standby(True)
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.OFF, timeout=0.1)
+
+
+async def test_radio_metatext_is_the_title(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(
+        hass,
+        SERVICE_PLAY_MEDIA,
+        **{ATTR_MEDIA_CONTENT_TYPE: "linn_preset", ATTR_MEDIA_CONTENT_ID: "2"},
+    )
+    assert current_source(emulator) == "Radio"
+    assert emulator.state.radio_id == 2
+    await wait_for(lambda: attr(hass, "media_title") == "Björk - Jóga")
+    assert attr(hass, "media_channel") == "Radio Paradise (FLAC)"
+    assert hass.states.get(ENTITY_ID).state == MediaPlayerState.PLAYING
+
+
+async def test_play_url_goes_into_the_playlist(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    emulator.panel.select_source("Radio")
+    url = "http://192.0.2.5/music/track.flac"
+    before = len(emulator.state.playlist)
+    await call(
+        hass, SERVICE_PLAY_MEDIA, **{ATTR_MEDIA_CONTENT_TYPE: "music", ATTR_MEDIA_CONTENT_ID: url}
+    )
+    assert len(emulator.state.playlist) == before + 1
+    assert current_source(emulator) == "Playlist"
+    current = next(e for e in emulator.state.playlist if e.id == emulator.state.playlist_id)
+    assert current.track.uri == url
+    assert emulator.state.transport_state == TransportState.PLAYING
+    # the radio preset was not hijacked
+    assert all(channel.track.uri != url for channel in emulator.state.radio_channels)
+
+
+async def test_play_pin_and_source(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(
+        hass,
+        SERVICE_PLAY_MEDIA,
+        **{ATTR_MEDIA_CONTENT_TYPE: "linn_pin", ATTR_MEDIA_CONTENT_ID: "3"},
+    )
+    assert current_source(emulator) == "Analog 1"
+    await call(
+        hass,
+        SERVICE_PLAY_MEDIA,
+        **{ATTR_MEDIA_CONTENT_TYPE: "linn_source", ATTR_MEDIA_CONTENT_ID: "Radio"},
+    )
+    assert current_source(emulator) == "Radio"
+
+
+async def test_invoke_pin_action(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    await call(hass, "invoke_pin", domain="linn", pin=1)
+    assert current_source(emulator) == "Radio"
+    assert emulator.state.radio_id == 1
+
+
+@pytest.mark.parametrize(
+    ("service", "data", "translation_key"),
+    [
+        (SERVICE_SELECT_SOURCE, {ATTR_INPUT_SOURCE: "Gramophone"}, "unknown_source"),
+        (
+            SERVICE_PLAY_MEDIA,
+            {ATTR_MEDIA_CONTENT_TYPE: "video", ATTR_MEDIA_CONTENT_ID: "x"},
+            "unsupported_media_type",
+        ),
+        (
+            SERVICE_PLAY_MEDIA,
+            {ATTR_MEDIA_CONTENT_TYPE: "music", ATTR_MEDIA_CONTENT_ID: "ftp://x/y.mp3"},
+            "unsupported_url",
+        ),
+        (
+            SERVICE_PLAY_MEDIA,
+            {ATTR_MEDIA_CONTENT_TYPE: "linn_pin", ATTR_MEDIA_CONTENT_ID: "nine"},
+            "invalid_media_id",
+        ),
+        (
+            SERVICE_PLAY_MEDIA,
+            {ATTR_MEDIA_CONTENT_TYPE: "linn_pin", ATTR_MEDIA_CONTENT_ID: "9"},
+            "invalid_argument",
+        ),
+        (
+            SERVICE_PLAY_MEDIA,
+            {ATTR_MEDIA_CONTENT_TYPE: "linn_preset", ATTR_MEDIA_CONTENT_ID: "77"},
+            "invalid_argument",
+        ),
+    ],
+)
+async def test_bad_input_is_a_translated_error_and_changes_nothing(
+    hass: HomeAssistant,
+    emulator: LinnEmulator,
+    service: str,
+    data: dict[str, Any],
+    translation_key: str,
+) -> None:
+    actions_before = len(emulator.actions)
+    source_before = current_source(emulator)
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, service, **data)
+    assert err.value.translation_domain == "linn"
+    assert err.value.translation_key == translation_key
+    assert current_source(emulator) == source_before
+    sent = [a.action for a in emulator.actions[actions_before:] if a.action != "Standby"]
+    assert not [a for a in sent if a not in ("ReadList",)]
+
+
+async def test_invoke_pin_out_of_range_changes_nothing(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    source_before = current_source(emulator)
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "invoke_pin", domain="linn", pin=9)
+    assert err.value.translation_key == "invalid_argument"
+    assert current_source(emulator) == source_before
+
+
+async def test_volume_out_of_range_is_rejected(hass: HomeAssistant, emulator: LinnEmulator) -> None:
+    volume_before = emulator.state.volume
+    with pytest.raises(Exception, match="1.5|range|value must be"):
+        await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 1.5})
+    assert emulator.state.volume == volume_before
+
+
+async def test_features_follow_transport_capabilities(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    features = Feature(attr(hass, "supported_features"))
+    assert Feature.NEXT_TRACK in features and Feature.SEEK in features
+    emulator.panel.select_source("Songcast")
+    await wait_for(lambda: attr(hass, ATTR_INPUT_SOURCE) == "Songcast")
+    features = Feature(attr(hass, "supported_features"))
+    assert Feature.NEXT_TRACK not in features
+    assert Feature.SEEK not in features
+    assert Feature.PLAY in features
+
+
+async def test_device_without_volume_has_no_volume_features(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    del loaded_entry
+    async with LinnEmulator(port=0, services={"Product", "Transport", "Info", "Time"}) as emu:
+        entry = MockConfigEntry(
+            domain="linn",
+            unique_id=emu.udn,
+            data={"host": "127.0.0.1", "port": emu.port},
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        entity_id = next(
+            s.entity_id for s in hass.states.async_all(MP_DOMAIN) if s.entity_id != ENTITY_ID
+        )
+        features = Feature(hass.states.get(entity_id).attributes["supported_features"])
+        assert not features & (Feature.VOLUME_SET | Feature.VOLUME_MUTE | Feature.VOLUME_STEP)
+        assert hass.states.get(entity_id).attributes.get(ATTR_MEDIA_VOLUME_LEVEL) is None
+        assert await hass.config_entries.async_unload(entry.entry_id)
