@@ -4,11 +4,6 @@ from __future__ import annotations
 
 import socket
 
-import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
-
-from custom_components.linn import config_flow
-from custom_components.linn.const import DOMAIN
 from homeassistant.config_entries import SOURCE_SSDP, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
@@ -20,6 +15,11 @@ from homeassistant.helpers.service_info.ssdp import (
     ATTR_UPNP_UDN,
     SsdpServiceInfo,
 )
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn import config_flow
+from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 
 from .conftest import OTHER_UDN, UDN

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pytest_homeassistant_custom_component.common import MockConfigEntry
-
-from custom_components.linn.const import DOMAIN
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT, STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 
 from .conftest import ENTITY_ID, OTHER_UDN, UDN, wait_for

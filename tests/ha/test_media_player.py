@@ -5,9 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
-
 from homeassistant.components.media_player import (
     ATTR_INPUT_SOURCE,
     ATTR_MEDIA_CONTENT_ID,
@@ -43,6 +40,9 @@ from homeassistant.const import (
 )
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
 from linn_emulator import LinnEmulator, TransportState
 
 from .conftest import ENTITY_ID, wait_for
@@ -270,7 +270,7 @@ async def test_invoke_pin_out_of_range_changes_nothing(
 
 async def test_volume_out_of_range_is_rejected(hass: HomeAssistant, emulator: LinnEmulator) -> None:
     volume_before = emulator.state.volume
-    with pytest.raises(Exception, match="1.5|range|value must be"):
+    with pytest.raises(Exception, match=r"1\.5|range|value must be"):
         await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 1.5})
     assert emulator.state.volume == volume_before
 
@@ -279,7 +279,8 @@ async def test_features_follow_transport_capabilities(
     hass: HomeAssistant, emulator: LinnEmulator
 ) -> None:
     features = Feature(attr(hass, "supported_features"))
-    assert Feature.NEXT_TRACK in features and Feature.SEEK in features
+    assert Feature.NEXT_TRACK in features
+    assert Feature.SEEK in features
     emulator.panel.select_source("Songcast")
     await wait_for(lambda: attr(hass, ATTR_INPUT_SOURCE) == "Songcast")
     features = Feature(attr(hass, "supported_features"))
