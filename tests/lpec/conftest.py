@@ -8,7 +8,7 @@ import pytest
 
 from custom_components.linn.lpec import LinnDevice
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST
+from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +30,4 @@ async def device(emu: LinnEmulator) -> AsyncIterator[LinnDevice]:
     await dev.connect()
     yield dev
     await dev.close()
+    assert_no_lpec_tasks()

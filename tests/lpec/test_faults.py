@@ -10,10 +10,12 @@ import pytest
 from custom_components.linn.lpec import (
     LinnDevice,
     LpecConnectionError,
+    LpecDeviceError,
     LpecTimeoutError,
+    Service,
 )
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, wait_for
+from tests.lpec.helpers import FAST, assert_no_lpec_tasks, wait_for
 
 
 class Availability:
@@ -200,3 +202,33 @@ async def test_connect_refused_raises_connection_error() -> None:
     with pytest.raises(LpecConnectionError):
         await device.connect()
     await device.close()
+
+
+async def test_timed_out_command_triggers_a_probe(emu: LinnEmulator) -> None:
+    """A hung device is found soon after a command times out, not a keepalive later."""
+    device = LinnDevice(
+        "127.0.0.1", emu.port, **{**FAST, "action_timeout": 0.2, "connect_timeout": 0.3}
+    )
+    await device.connect()
+    try:
+        emu.faults.half_open(True)
+        with pytest.raises(LpecTimeoutError):
+            await device.set_volume(10)
+        await wait_for(lambda: not device.available, within=1.0)
+        emu.faults.half_open(False)
+        await wait_for(lambda: device.available, within=3)
+    finally:
+        await device.close()
+    assert_no_lpec_tasks()
+
+
+async def test_device_error_is_raised_and_session_stays_usable(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    with pytest.raises(LpecDeviceError) as err:
+        await device.action(Service.PRODUCT, "NoSuchAction")
+    assert err.value.code >= 100
+    with pytest.raises(LpecDeviceError):
+        await device.action(Service.PRODUCT, "SetSourceIndex", "999")
+    await device.set_volume(27)
+    assert emu.state.volume == 27

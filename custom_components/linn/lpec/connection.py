@@ -87,6 +87,8 @@ class LpecConnection:
         self._orphans = 0
         self._stray_error_expected = True
         self._settled = asyncio.Event()
+        self.suspect = asyncio.Event()
+        """Set when a command timed out: the owner should probe the connection soon."""
         self._closed = False
         self._bad_lines = RateLimitedLog(_LOGGER, interval=10.0)
         self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="lpec-reader")
@@ -175,6 +177,7 @@ class LpecConnection:
 
     def _owe_reply(self) -> None:
         self._orphans += 1
+        self.suspect.set()
         if self._orphans > _MAX_ORPHANS:
             self.abort(LpecConnectionError("device stopped answering commands"))
 

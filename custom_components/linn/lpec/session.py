@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
+import contextlib
 import logging
 import time
 from typing import Any, Protocol
@@ -113,19 +114,25 @@ class LpecSession:
         self._set_available(False)
 
     async def _open(self) -> LpecConnection:
+        phase = ["connecting"]
         try:
             async with asyncio.timeout(self.connect_timeout):
-                return await self._open_and_subscribe()
+                return await self._open_and_subscribe(phase)
         except TimeoutError as err:
             if isinstance(err, LpecTimeoutError):
                 raise
+            if phase[0] == "connecting":
+                reason = "no ALIVE: is the device at its LPEC session limit?"
+            else:
+                reason = "subscribing to its services took too long"
             raise LpecTimeoutError(
-                f"{self.host}:{self.port} did not become ready within {self.connect_timeout}s"
-                " (no ALIVE: is the device at its LPEC session limit?)"
+                f"{self.host}:{self.port} did not become ready within"
+                f" {self.connect_timeout}s ({reason})"
             ) from None
 
-    async def _open_and_subscribe(self) -> LpecConnection:
+    async def _open_and_subscribe(self, phase: list[str]) -> LpecConnection:
         conn = await LpecConnection.open(self.host, self.port, self)
+        phase[0] = "subscribing"
         try:
             await conn.settle(self._settle_timeout)
             self._initial_seen.clear()
@@ -198,14 +205,23 @@ class LpecSession:
                 break
 
     async def _keepalive(self, conn: LpecConnection) -> None:
-        """Detect a half-open connection: probe when no reply came for a while."""
+        """Detect a half-open connection: probe when idle, or soon after a timeout."""
         line = format_action("Ds/Product", 1, "Standby")
         while not conn.closed:
             idle = time.monotonic() - conn.last_reply
-            if idle < self._keepalive_interval or conn.busy:
-                await asyncio.sleep(max(0.01, self._keepalive_interval - idle))
+            suspect = conn.suspect.is_set()
+            if not suspect and idle < self._keepalive_interval:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(conn.suspect.wait(), self._keepalive_interval - idle)
                 continue
-            deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
+            if conn.busy:
+                # A command is in flight: its own reply (or timeout) tells us more.
+                await asyncio.sleep(min(0.1, self._keepalive_interval))
+                continue
+            conn.suspect.clear()
+            # After a timed-out command the device may just be slow: give it longer.
+            limit = self.action_timeout if suspect else self._keepalive_timeout
+            deadline = asyncio.get_running_loop().time() + limit
             try:
                 await conn.request(line, Response, deadline)
             except LpecTimeoutError:
