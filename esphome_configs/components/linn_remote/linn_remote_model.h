@@ -544,7 +544,7 @@ class Renderer {
         if (m.state() == PlayerState::OFF) {
           std::string hint = "Standby button: on";
           int hw = c.text_width(Font::SMALL, hint);
-          c.text((SCREEN_W - hw) / 2, 40, Font::SMALL, hint, r, false);
+          c.text((SCREEN_W - hw) / 2, 36, Font::SMALL, hint, r, false);
         }
         break;
       }
