@@ -7,6 +7,7 @@ Services (the wire-facing view) and the front panel call these methods; listener
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 import random
 
 from . import catalog
@@ -164,8 +165,6 @@ class Device:
     def now_playing(self, _depth: int = 0) -> NowPlaying:
         """Return what Info reports for the current source."""
         state = self.state
-        if state.metadata_override is not None:
-            return state.metadata_override
         now = NowPlaying()
         match state.source.type:
             case SourceType.PLAYLIST:
@@ -200,18 +199,18 @@ class Device:
                     lossless=True,
                     codec="PCM",
                 )
-        if state.metatext_override is not None:
-            now = NowPlaying(
-                uri=now.uri,
-                metadata=now.metadata,
-                duration=now.duration,
-                bitrate=now.bitrate,
-                bit_depth=now.bit_depth,
-                sample_rate=now.sample_rate,
-                lossless=now.lossless,
-                codec=now.codec,
-                metatext=state.metatext_override,
+        override = state.metadata_override
+        if override is not None:
+            # The text is replaced; the stream (duration, format) stays the track's.
+            now = replace(
+                now,
+                uri=override.uri or now.uri,
+                metadata=override.metadata,
+                duration=override.duration or now.duration,
+                metatext=override.metatext,
             )
+        if state.metatext_override is not None:
+            now = replace(now, metatext=state.metatext_override)
         return now
 
     def position(self, _depth: int = 0) -> tuple[int, int]:

@@ -115,6 +115,7 @@ class Session:
 
     async def run(self) -> None:
         """Announce, then serve lines until EOF, an oversized line or close."""
+        await self.server.wait_unfrozen()
         self.server.announce(self)
         while not self.closed:
             await self.server.wait_unfrozen()

@@ -153,7 +153,7 @@ type Connect = Callable[..., Awaitable[Client]]
 async def wait_for(predicate: Callable[[], bool], wait: float = TIMEOUT) -> None:
     """Poll until `predicate()` holds."""
     async with asyncio.timeout(wait):
-        while not predicate():  # noqa: ASYNC110
+        while not predicate():
             await asyncio.sleep(0.01)
 
 
