@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from hypothesis import given, strategies as st
 import pytest
 
@@ -70,6 +72,14 @@ def test_action_round_trip(service: str, version: int, action: str, args: list[s
 @given(st.lists(st.integers(min_value=0, max_value=2**32 - 1), max_size=50))
 def test_base64_id_array_round_trip(ids: list[int]) -> None:
     assert parse_base64_ids(format_base64_ids(ids)) == tuple(ids)
+
+
+@given(TEXT)
+def test_parser_raises_only_protocol_errors(line: str) -> None:
+    """Whatever a device sends, parsing fails only with LpecProtocolError."""
+    for text in (line, f"EVENT 1 2 {line}", f"RESPONSE {line}", f"ERROR {line}"):
+        with contextlib.suppress(LpecProtocolError):
+            parse_device_line(text)
 
 
 @given(TEXT)
