@@ -232,3 +232,16 @@ async def test_device_error_is_raised_and_session_stays_usable(
         await device.action(Service.PRODUCT, "SetSourceIndex", "999")
     await device.set_volume(27)
     assert emu.state.volume == 27
+
+
+async def test_revocation_without_byebye_is_renewed(emu: LinnEmulator, device: LinnDevice) -> None:
+    """An UNSUBSCRIBE the device did not mean (it still has the subscription).
+
+    The emulator numbers subscriptions from 1 in the order the client subscribes, so
+    2 is Volume. The resubscribe gets ERROR 401; the client starts over with a new
+    connection rather than lose Volume events.
+    """
+    emu.faults.send_raw("UNSUBSCRIBE 2")
+    await asyncio.sleep(0.2)
+    emu.panel.set_volume(77)
+    await wait_for(lambda: device.state.volume.volume == 77 and device.available)

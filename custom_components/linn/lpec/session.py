@@ -23,6 +23,7 @@ from .errors import (
 _LOGGER = logging.getLogger(__name__)
 
 SERVICE_NOT_FOUND = 103
+ALREADY_SUBSCRIBED = 401
 DS = "Ds"
 
 
@@ -339,9 +340,11 @@ class LpecSession:
         for path in sorted(self._revoked):
             if conn.closed:
                 return
-            device = path.partition("/")[0]
-            if device not in conn.alive or path in conn.subscriptions.values():
+            if path in conn.subscriptions.values():
+                self._revoked.discard(path)
                 continue
+            if path.partition("/")[0] not in conn.alive:
+                continue  # resubscribed when the sub-device says ALIVE
             try:
                 reply = await self._subscribe(conn, path)
             except LpecError as err:
@@ -349,6 +352,10 @@ class LpecSession:
                 continue
             if isinstance(reply, Subscribed):
                 self._revoked.discard(path)
+            elif reply.code == ALREADY_SUBSCRIBED:
+                # The device still has a subscription whose id we dropped: start over.
+                conn.abort(LpecConnectionError(f"lost track of the subscription to {path}"))
+                return
             else:
                 _LOGGER.debug("Resubscribe to %s refused: %s", path, reply)
         if DS in conn.alive and not conn.closed and conn is self._conn:
