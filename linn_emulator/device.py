@@ -116,6 +116,8 @@ class Device:
             return
         self._notifying = True
         try:
+            if self.state.source.type is SourceType.RECEIVER:
+                self.state.transport_state = self.transport_state()
             now = self.now_playing()
             track = (now.uri, now.metadata)
             if track != self._last_track:

@@ -69,6 +69,7 @@ class LinnEmulator:
         volume_limit: int = 80,
         tick_interval: float = 1.0,
         max_sessions: int = 4,
+        max_subscriptions: int = 16,
     ) -> None:
         present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
         unknown = present - ALL_SERVICES
@@ -96,6 +97,7 @@ class LinnEmulator:
             media_renderer_udn=self.media_renderer_udn,
             services=self.services,
             max_sessions=max_sessions,
+            max_subscriptions=max_subscriptions,
             record=self.actions.append,
             response_delay=lambda: self.faults.response_delay,
         )

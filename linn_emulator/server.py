@@ -43,6 +43,8 @@ _LOGGER = logging.getLogger(__name__)
 MAX_LINE = 1024 * 1024
 """Longer client lines close the session."""
 MAX_SUBSCRIPTIONS = 16
+MAX_WRITE_BUFFER = 16 * 1024 * 1024
+"""A client that stops reading loses its session once this much output is queued."""
 SEQUENCE_WRAP = 2**32
 
 
@@ -79,6 +81,11 @@ class Session:
     def write_bytes(self, data: bytes) -> None:
         """Send raw bytes (dropped while the device is hung or after close)."""
         if self.closed or self.server.frozen or self.writer.is_closing():
+            return
+        transport = self.writer.transport
+        if transport.get_write_buffer_size() + len(data) > MAX_WRITE_BUFFER:
+            _LOGGER.debug("client is not reading: dropping the session")
+            self.abort()
             return
         self.writer.write(data)
 
@@ -170,8 +177,8 @@ class Session:
     def _service(self, device: str, name: str) -> Service:
         if device not in ("Ds", "MediaRenderer"):
             raise DeviceError(DEVICE_NOT_FOUND)
-        service = self.server.services.get(name) if device == "Ds" else None
-        if service is None:
+        service = self.server.services.get(name)
+        if service is None or service.device_name != device:
             raise DeviceError(SERVICE_NOT_FOUND)
         return service
 
@@ -203,7 +210,7 @@ class Session:
         service = self._service(request.device, request.service)
         if any(sub.service is service for sub in self.subscriptions.values()):
             raise DeviceError(ALREADY_SUBSCRIBED)
-        if len(self.subscriptions) >= MAX_SUBSCRIPTIONS:
+        if len(self.subscriptions) >= self.server.max_subscriptions:
             raise DeviceError(TOO_MANY_SUBSCRIPTIONS)
         return service
 
@@ -264,6 +271,7 @@ class LpecServer:
         media_renderer_udn: str,
         services: dict[str, Service],
         max_sessions: int,
+        max_subscriptions: int = MAX_SUBSCRIPTIONS,
         record: Callable[[ActionRequest], None],
         response_delay: Callable[[], float],
     ) -> None:
@@ -273,6 +281,7 @@ class LpecServer:
         self.media_renderer_udn = media_renderer_udn
         self.services = services
         self.max_sessions = max_sessions
+        self.max_subscriptions = max_subscriptions
         self.record = record
         self.response_delay = response_delay
         self.sessions: list[Session] = []

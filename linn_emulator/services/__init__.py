@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import ActionSpec, Args, ArgType, Service
 from .info import InfoService, TimeService
+from .media_renderer import AvTransportService, RenderingControlService
 from .pins import PinsService
 from .playlist import PlaylistService
 from .product import ProductService
@@ -25,6 +26,8 @@ SERVICE_TYPES: tuple[type[Service], ...] = (
     ReceiverService,
     SenderService,
     UpdateService,
+    RenderingControlService,
+    AvTransportService,
 )
 ALL_SERVICES: frozenset[str] = frozenset(cls.name for cls in SERVICE_TYPES)
 

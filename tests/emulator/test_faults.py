@@ -136,3 +136,16 @@ async def test_revoke_subscriptions(emu: LinnEmulator, connect: Connect) -> None
     assert await client.message() == ByeBye("Ds", emu.udn)
     assert await client.message() == Alive("Ds", emu.udn)
     assert emu.subscriptions == 0
+
+
+async def test_client_that_stops_reading_is_dropped(emu: LinnEmulator, connect: Connect) -> None:
+    for _ in range(2):
+        await connect()  # neither client reads from here on
+    await wait_for(lambda: emu.sessions == 2)
+    chunk = b"x" * (1024 * 1024) + b"\r\n"
+    for _ in range(40):  # 40 MiB never read: more than socket buffers and the 16 MiB cap
+        emu.faults.send_raw(chunk)
+        await asyncio.sleep(0)
+    await wait_for(lambda: emu.sessions == 0, wait=5)
+    fresh = await connect()
+    assert await fresh.action("Ds/Product", "Standby") == Response(("false",))

@@ -191,6 +191,9 @@ async def test_source_selection(emu: LinnEmulator, connect: Connect) -> None:
         ("SUBSCRIBE Ds/Nope", 103),
         ("UNSUBSCRIBE 9999", 404),
         ("UNSUBSCRIBE Ds/Volume", 405),
+        ("ACTION Ds/RenderingControl 1 GetVolume", 103),
+        ('ACTION MediaRenderer/RenderingControl 1 GetVolume "1" "Master"', 718),
+        ('ACTION MediaRenderer/RenderingControl 1 GetVolume "0" "LF"', 600),
     ],
 )
 async def test_error_codes(emu: LinnEmulator, connect: Connect, line: str, code: int) -> None:
@@ -216,38 +219,29 @@ async def test_already_subscribed_and_unsubscribe(emu: LinnEmulator, connect: Co
     assert emu.subscriptions == 0
 
 
-async def test_subscription_cap(emu: LinnEmulator, connect: Connect) -> None:
+async def test_subscriptions_per_session(emu: LinnEmulator, connect: Connect) -> None:
     client = await connect()
-    paths = sorted(FULL_STATE)
-    for path in paths:
-        await client.subscribe(path)
-    assert len(paths) == 11
-    # unsubscribe by path, then fill up to 16 with resubscribes on other sessions' ids
-    # (one service per subscription per session, so use UNSUBSCRIBE/SUBSCRIBE cycles)
-    assert emu.subscriptions == 11
+    paths = [*sorted(FULL_STATE), "MediaRenderer/RenderingControl", "MediaRenderer/AVTransport"]
+    ids = [(await client.subscribe(path))[0] for path in paths]
+    assert len(set(ids)) == len(paths) == 13
     other = await connect()
     for path in paths:
         await other.subscribe(path)
-    # 16 per session: the cap is enforced per session, not per device
-    assert emu.subscriptions == 22
+    # the cap is per session, not per device
+    assert emu.subscriptions == 26
 
 
-async def test_subscription_cap_16(connect: Connect) -> None:
-    emulator = LinnEmulator()
-    # fake more services by lowering nothing: reach the cap via the server limit
-    from linn_emulator import server
-
-    original = server.MAX_SUBSCRIPTIONS
-    server.MAX_SUBSCRIPTIONS = 3
-    try:
-        async with emulator:
-            client = await Client.connect(emulator.port)
-            for path in ("Ds/Product", "Ds/Volume", "Ds/Time"):
-                await client.subscribe(path)
-            assert (await client.error("SUBSCRIBE Ds/Info")).code == 402
-            await client.close()
-    finally:
-        server.MAX_SUBSCRIPTIONS = original
+async def test_subscription_cap() -> None:
+    async with LinnEmulator(max_subscriptions=3) as emulator:
+        client = await Client.connect(emulator.port)
+        for path in ("Ds/Product", "Ds/Volume", "Ds/Time"):
+            await client.subscribe(path)
+        assert (await client.error("SUBSCRIBE Ds/Info")).code == 402
+        await client.send("UNSUBSCRIBE Ds/Time")
+        await client.message()
+        await client.subscribe("Ds/Info")
+        await client.close()
+    assert LinnEmulator()._server.max_subscriptions == 16
 
 
 async def test_services_can_be_left_out(connect: Connect) -> None:
@@ -281,3 +275,25 @@ async def test_metadata_escaping_round_trip(emu: LinnEmulator, connect: Connect)
     raw = await client.line()
     assert "Simon &amp;amp; Garfunkel" in raw  # double escaped on the wire
     assert isinstance(Error, type)
+
+
+async def test_media_renderer(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    sub, state = await client.subscribe("MediaRenderer/RenderingControl")
+    assert '<Volume channel="Master" val="30"/>' in state["LastChange"]
+    await client.action("MediaRenderer/RenderingControl", "SetVolume", "0", "Master", "50")
+    assert (
+        '<Volume channel="Master" val="50"/>' in (await client.event(sub)).variables["LastChange"]
+    )
+    reply = await client.action("MediaRenderer/RenderingControl", "GetVolume", "0", "Master")
+    assert reply == Response(("50",))
+    await client.action("MediaRenderer/RenderingControl", "SetMute", "0", "Master", "1")
+    assert emu.state.mute
+    info = await client.action("MediaRenderer/AVTransport", "GetTransportInfo", "0")
+    assert info.values == ("STOPPED", "OK", "1")
+    await client.action("MediaRenderer/AVTransport", "Play", "0", "1")
+    info = await client.action("MediaRenderer/AVTransport", "GetTransportInfo", "0")
+    assert info.values[0] == "PLAYING"
+    position = await client.action("MediaRenderer/AVTransport", "GetPositionInfo", "0")
+    assert position.values[1] == "0:04:15"
+    assert "Hunter" in position.values[2]

@@ -57,3 +57,14 @@ async def test_sender_gone_when_leader_stops() -> None:
         assert str(follower.device.transport_state()) == "Playing"
         await leader.stop()
         assert str(follower.device.transport_state()) == "Waiting"
+
+
+async def test_receiver_state_visible_in_emulator_state() -> None:
+    async with LinnEmulator() as leader, LinnEmulator(room="Kitchen") as follower:
+        follower.device.receiver_set_sender(leader.sender_uri, leader.sender_metadata)
+        follower.device.receiver_play()
+        assert follower.state.transport_state.value == "Waiting"
+        leader.panel.play()
+        assert follower.state.transport_state.value == "Playing"
+        leader.panel.set_standby(True)
+        assert follower.state.transport_state.value == "Waiting"
