@@ -123,9 +123,7 @@ async def async_browse(
             if "Radio" in device.state.services:
                 children.append(_directory(PRESETS, "Radio presets"))
             children.append(_directory(SOURCES, "Sources"))
-            children.append(
-                await media_source.async_browse_media(hass, None, content_filter=_is_audio)
-            )
+            children.append(_directory(media_source.URI_SCHEME, "Media"))
             return _directory(ROOT, device.state.product.room or "Linn", children)
         case "pins":
             return _directory(PINS, "Pins", await _pins(device))
@@ -142,7 +140,10 @@ async def _search_media_sources(hass: HomeAssistant, query: SearchMediaQuery) ->
         targets = [query.media_content_id]
     else:
         root = await media_source.async_browse_media(hass, None)
-        targets = [child.media_content_id for child in root.children or []]
+        if root.media_content_id.rstrip("/") == media_source.URI_SCHEME.rstrip("/"):
+            targets = [child.media_content_id for child in root.children or []]
+        else:  # with a single media source, the root opens straight into it
+            targets = [root.media_content_id]
     found: list[BrowseMedia] = []
     for target in targets:
         try:

@@ -149,3 +149,25 @@ async def test_client_that_stops_reading_is_dropped(emu: LinnEmulator, connect: 
     await wait_for(lambda: emu.sessions == 0, wait=5)
     fresh = await connect()
     assert await fresh.action("Ds/Product", "Standby") == Response(("false",))
+
+
+async def test_stop_during_reboot_stays_stopped() -> None:
+    emu = LinnEmulator()
+    await emu.start()
+    port = emu.port
+    reboot = asyncio.create_task(emu.faults.reboot(downtime=0.2))
+    await asyncio.sleep(0.05)
+    await emu.stop()
+    await reboot
+    try:
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        pass
+    else:
+        writer.close()
+        raise AssertionError("listening after stop()")
+    await emu.start()  # and it can start again
+    client = await Client.connect(emu.port)
+    assert emu.port == port
+    await client.close()
+    await emu.stop()

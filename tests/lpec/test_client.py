@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from custom_components.linn.lpec import LinnDevice, LpecTimeoutError
+from custom_components.linn.lpec import LinnDevice, LpecConnectionError, LpecTimeoutError
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, wait_for
+from tests.lpec.helpers import FAST, assert_no_lpec_tasks, wait_for
 
 
 async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -> None:
@@ -120,3 +120,17 @@ async def test_device_without_optional_services() -> None:
             assert "Product" in dev.state.services
         finally:
             await dev.close()
+
+
+async def test_close_while_connect_waits_for_alive(emu: LinnEmulator) -> None:
+    """A connect stuck behind the session cap ends as soon as close() is called."""
+    emu.faults.half_open(True)  # accepts TCP, never says ALIVE
+    device = LinnDevice("127.0.0.1", emu.port, **{**FAST, "connect_timeout": 5.0})
+    connect = asyncio.create_task(device.connect())
+    await asyncio.sleep(0.1)
+    async with asyncio.timeout(1):
+        await device.close()
+        with pytest.raises(LpecConnectionError, match="closed while connecting"):
+            await connect
+    emu.faults.half_open(False)
+    assert_no_lpec_tasks()

@@ -1,0 +1,86 @@
+"""Songcast as Home Assistant grouping: join, group_members, unjoin, across two streamers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from homeassistant.components.media_player import (
+    ATTR_GROUP_MEMBERS,
+    DOMAIN as MP_DOMAIN,
+    SERVICE_JOIN,
+    SERVICE_UNJOIN,
+)
+from homeassistant.const import ATTR_ENTITY_ID, CONF_HOST, CONF_PORT
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from linn_emulator import LinnEmulator
+
+from .conftest import ENTITY_ID, OTHER_UDN, wait_for
+
+KITCHEN = "media_player.kitchen"
+
+
+@pytest.fixture
+async def kitchen(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> AsyncIterator[LinnEmulator]:
+    """A second streamer, set up alongside the living room."""
+    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
+        entry = MockConfigEntry(
+            domain="linn",
+            title="Kitchen",
+            unique_id=OTHER_UDN,
+            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        yield emu
+        assert await hass.config_entries.async_unload(entry.entry_id)
+
+
+def members(hass: HomeAssistant, entity_id: str) -> list[str]:
+    return list(hass.states.get(entity_id).attributes.get(ATTR_GROUP_MEMBERS) or [])
+
+
+async def test_join_and_unjoin(
+    hass: HomeAssistant, emulator: LinnEmulator, kitchen: LinnEmulator
+) -> None:
+    emulator.panel.play()
+    kitchen.panel.select_source("Radio")
+    await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Radio")
+    await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_JOIN,
+        {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: [KITCHEN]},
+        blocking=True,
+    )
+    assert kitchen.state.receiver_uri == emulator.sender_uri
+    assert kitchen.state.sources[kitchen.state.source_index].system_name == "Songcast"
+    await wait_for(lambda: members(hass, ENTITY_ID) == [ENTITY_ID, KITCHEN])
+    await wait_for(lambda: members(hass, KITCHEN) == [ENTITY_ID, KITCHEN])
+
+    await hass.services.async_call(
+        MP_DOMAIN, SERVICE_UNJOIN, {ATTR_ENTITY_ID: KITCHEN}, blocking=True
+    )
+    # back to the source it had before joining
+    assert kitchen.state.sources[kitchen.state.source_index].system_name == "Radio"
+    await wait_for(lambda: members(hass, ENTITY_ID) == [])
+    assert members(hass, KITCHEN) == []
+
+
+async def test_join_a_non_linn_entity_is_refused(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+) -> None:
+    hass.states.async_set("media_player.sonos", "idle")
+    with pytest.raises(ServiceValidationError) as err:
+        await hass.services.async_call(
+            MP_DOMAIN,
+            SERVICE_JOIN,
+            {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: ["media_player.sonos"]},
+            blocking=True,
+        )
+    assert err.value.translation_key == "not_a_linn"

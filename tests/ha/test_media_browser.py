@@ -1,0 +1,149 @@
+"""Browsing and searching pins, presets, sources and Home Assistant media."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from homeassistant.components.media_player import (
+    ATTR_MEDIA_CONTENT_ID,
+    ATTR_MEDIA_CONTENT_TYPE,
+    DOMAIN as MP_DOMAIN,
+    SERVICE_PLAY_MEDIA,
+    SERVICE_SEARCH_MEDIA,
+)
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
+
+from linn_emulator import LinnEmulator
+
+from .conftest import ENTITY_ID
+
+pytestmark = pytest.mark.usefixtures("loaded_entry")
+
+
+@pytest.fixture
+async def media_dir(hass: HomeAssistant, tmp_path: Path) -> Path:
+    """A local media folder with one FLAC file, served by media_source."""
+    (tmp_path / "Jóga (live).flac").write_bytes(b"fLaC")
+    (tmp_path / "holiday.jpg").write_bytes(b"\xff\xd8")
+    hass.config.media_dirs = {"local": str(tmp_path)}
+    assert await async_setup_component(hass, "media_source", {})
+    await hass.async_block_till_done()
+    return tmp_path
+
+
+async def browse(
+    hass_ws_client: WebSocketGenerator, hass: HomeAssistant, content_id: str | None = None
+) -> dict:
+    client = await hass_ws_client(hass)
+    message: dict = {"type": "media_player/browse_media", "entity_id": ENTITY_ID}
+    if content_id is not None:
+        message |= {"media_content_id": content_id, "media_content_type": "linn_directory"}
+    await client.send_json_auto_id(message)
+    response = await client.receive_json()
+    assert response["success"], response
+    return response["result"]
+
+
+async def test_root_lists_the_four_kinds(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, media_dir: Path
+) -> None:
+    root = await browse(hass_ws_client, hass)
+    titles = [child["title"] for child in root["children"]]
+    assert titles == ["Pins", "Radio presets", "Sources", "Media"]
+
+
+async def test_pins_are_playable_with_artwork(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, emulator: LinnEmulator
+) -> None:
+    pins = await browse(hass_ws_client, hass, "pins")
+    assert [pin["title"] for pin in pins["children"]] == [
+        "BBC Radio 3",
+        "Re",
+        "Turntable",
+        "FIP",
+    ]  # empty pins 5 and 6 are not offered
+    first = pins["children"][0]
+    assert first["can_play"] is True
+    assert first["media_content_type"] == "linn_pin"
+    assert first["thumbnail"].endswith("/s24941/images/logoq.png")
+
+    await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_PLAY_MEDIA,
+        {
+            ATTR_ENTITY_ID: ENTITY_ID,
+            ATTR_MEDIA_CONTENT_TYPE: first["media_content_type"],
+            ATTR_MEDIA_CONTENT_ID: first["media_content_id"],
+        },
+        blocking=True,
+    )
+    assert emulator.state.radio_id == 1
+
+
+async def test_presets_and_sources(hass: HomeAssistant, hass_ws_client: WebSocketGenerator) -> None:
+    presets = await browse(hass_ws_client, hass, "presets")
+    assert [p["title"] for p in presets["children"]] == [
+        "BBC Radio 3",
+        "Radio Paradise (FLAC)",
+        "FIP",
+        "Jazz & Blues <24/7>",
+    ]
+    sources = await browse(hass_ws_client, hass, "sources")
+    assert "TV" in [s["title"] for s in sources["children"]]
+    assert "Digital 1" not in [s["title"] for s in sources["children"]]
+
+
+async def test_ha_media_is_browsable_audio_only(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, media_dir: Path
+) -> None:
+    local = await browse(hass_ws_client, hass, "media-source://media_source/local/.")
+    titles = [child["title"] for child in local["children"]]
+    assert "Jóga (live).flac" in titles
+    assert "holiday.jpg" not in titles
+
+
+async def test_search_covers_device_and_ha_media(hass: HomeAssistant, media_dir: Path) -> None:
+    result = await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_SEARCH_MEDIA,
+        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "radio"},
+        blocking=True,
+        return_response=True,
+    )
+    found = [(item.media_content_type, item.title) for item in result[ENTITY_ID].result]
+    assert found == [
+        ("linn_pin", "BBC Radio 3"),
+        ("linn_preset", "BBC Radio 3"),
+        ("linn_preset", "Radio Paradise (FLAC)"),
+        ("linn_source", "Radio"),
+    ]
+
+    result = await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_SEARCH_MEDIA,
+        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "jóga"},
+        blocking=True,
+        return_response=True,
+    )
+    titles = [item.title for item in result[ENTITY_ID].result]
+    assert titles == ["Jóga (live).flac"]
+
+
+async def test_unknown_browse_id_is_an_error(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator
+) -> None:
+    client = await hass_ws_client(hass)
+    await client.send_json_auto_id(
+        {
+            "type": "media_player/browse_media",
+            "entity_id": ENTITY_ID,
+            "media_content_id": "nonsense",
+            "media_content_type": "linn_directory",
+        }
+    )
+    response = await client.receive_json()
+    assert response["success"] is False
