@@ -109,6 +109,9 @@ class LpecConnection:
             # Firmware answers the first command after ALIVE with a spurious ERROR.
             writer.write(b"\r\n")
             await writer.drain()
+        except OSError as err:
+            writer.close()
+            raise LpecConnectionError(f"connection to {host}:{port} lost: {err}") from err
         except BaseException:
             writer.close()
             raise

@@ -77,12 +77,18 @@ class LpecSession:
         self._available = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._supervisor: asyncio.Task[None] | None = None
+        self._opener: asyncio.Task[LpecConnection] | None = None
         self._revoked: set[str] = set()
         self._initial_seen: set[str] = set()
         self._initial_event = asyncio.Event()
         self.present: frozenset[str] = frozenset()
         self.absent: frozenset[str] = frozenset()
         self.udn: str | None = None
+
+    @property
+    def closing(self) -> bool:
+        """True once close() was called."""
+        return self._closing
 
     @property
     def available(self) -> bool:
@@ -97,7 +103,22 @@ class LpecSession:
             raise LpecConnectionError("session is closed")
         if self._supervisor is not None:
             return
-        conn = await self._open()
+        # A task of its own, so close() can cancel a connect that is still waiting.
+        opener = asyncio.get_running_loop().create_task(self._open(), name="lpec-connect")
+        self._opener = opener
+        try:
+            await asyncio.wait({opener})
+        except asyncio.CancelledError:
+            opener.cancel()
+            raise
+        finally:
+            self._opener = None
+        if opener.cancelled():
+            raise LpecConnectionError("session closed while connecting")
+        conn = opener.result()
+        if self.closing:
+            await conn.close()
+            raise LpecConnectionError("session is closed")
         self._install(conn)
         self._supervisor = self._spawn(self._supervise(), "lpec-supervisor")
 
@@ -106,6 +127,8 @@ class LpecSession:
         self._closing = True
         self._ready.set()  # wake waiters: they see _closing and raise
         conn, self._conn = self._conn, None
+        if self._opener is not None:
+            self._opener.cancel()
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
@@ -200,6 +223,10 @@ class LpecSession:
                     conn = await self._open()
                 except LpecError as err:
                     _LOGGER.debug("Reconnect to %s failed: %s", self.host, err)
+                    continue
+                except Exception:
+                    # Never let the supervisor die: that would end reconnection for good.
+                    _LOGGER.exception("Unexpected error reconnecting to %s", self.host)
                     continue
                 _LOGGER.info("Reconnected to %s", self.host)
                 self._install(conn)
