@@ -1,6 +1,19 @@
 """LPEC: a client for the Linn Protocol for Eventing and Control.
 
 A small asyncio library with no Home Assistant imports: the integration adapts it.
+
+    device = LinnDevice("192.168.1.20")
+    await device.connect()              # LpecConnectionError / LpecTimeoutError
+    device.state.product.room           # typed, immutable snapshots (model.py)
+    remove = device.add_listener(lambda changed: print(changed))  # {"Volume"}, ...
+    device.add_availability_listener(lambda up: print("available" if up else "lost"))
+    await device.set_volume(40)         # returns the value sent (clamped to VolumeLimit)
+    await device.close()
+
+Layers, bottom up: `codec` (lines), `connection` (one TCP connection, one command
+in flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model`
+(state from events), `device` (commands). Every command completes or raises an
+`LpecError`; none waits longer than its timeout.
 """
 
 from .device import AvailabilityListener, LinnDevice, StateListener
