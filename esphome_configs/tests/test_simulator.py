@@ -67,6 +67,16 @@ def bar_fill(screen: Screen) -> int:
     return sum(screen[BAR_INNER_ROW][x] for x in range(BAR_INNER_X0, BAR_INNER_X0 + 92))
 
 
+def save_png(sim: Sim, screen: Screen, name: str) -> None:
+    """Keep a 4x picture of a screen; with LINN_SIM_PNG_DIR set also there (README pictures)."""
+    img = Image.new("1", (128, 64))
+    img.putdata([255 if screen[y][x] else 0 for y in range(64) for x in range(128)])
+    img = img.resize((512, 256), Image.Resampling.NEAREST)
+    img.save(sim.workdir / f"sim-{name}.png")
+    if target := os.environ.get("LINN_SIM_PNG_DIR"):
+        img.save(Path(target) / f"sim-{name}.png")
+
+
 class Sim:
     """The running simulator plus an aioesphomeapi client in a background event loop."""
 
@@ -161,6 +171,18 @@ class Sim:
         px = img.load()
         assert px is not None
         return [[px[x, y] > 127 for x in range(128)] for y in range(64)]
+
+    def redraws_since_last_two_snapshots(self) -> list[str]:
+        """Widgets the remote redrew between the last two snapshots (its "Redrew:" log lines)."""
+        self.log.flush()
+        lines = (self.workdir / "sim.log").read_text().splitlines()
+        marks = [i for i, line in enumerate(lines) if "Snapshot written to" in line]
+        assert len(marks) >= 2
+        out: list[str] = []
+        for line in lines[marks[-2] : marks[-1]]:
+            if "Redrew: " in line:
+                out += line.split("Redrew: ", 1)[1].split("\x1b")[0].strip().split(",")
+        return out
 
     async def wait_for(self, what: Callable[[], bool], within: float = 5) -> None:
         deadline = time.monotonic() + within
@@ -262,12 +284,7 @@ def test_now_playing_screen(sim: Sim) -> None:
     assert not screen[1][9]
     # 40 % of the 92 px wide fill
     assert bar_fill(screen) == fill_px(400) == 36
-    # keep a picture of it (README uses a copy)
-    big = Image.new("1", (128, 64))
-    big.putdata([255 if screen[y][x] else 0 for y in range(64) for x in range(128)])
-    big.resize((512, 256), Image.Resampling.NEAREST).save(sim.workdir / "now_playing.png")
-    if target := os.environ.get("LINN_SIM_SAVE_PNG"):
-        big.resize((512, 256), Image.Resampling.NEAREST).save(target)
+    save_png(sim, screen, "now-playing")
 
 
 def test_volume_change_redraws_only_the_volume_bar(sim: Sim) -> None:
@@ -281,6 +298,7 @@ def test_volume_change_redraws_only_the_volume_bar(sim: Sim) -> None:
     diff = changed_pixels(before, after)
     assert diff
     assert inside(diff, VOLUME)
+    assert sim.redraws_since_last_two_snapshots() == ["volume"]
     assert bar_fill(after) == fill_px(750)
     assert lit(after, TITLE) == lit(before, TITLE)
 
@@ -296,6 +314,11 @@ def test_title_change_redraws_only_the_title(sim: Sim) -> None:
     diff = changed_pixels(before, after)
     assert diff
     assert inside(diff, TITLE)
+    assert sim.redraws_since_last_two_snapshots() == ["title"]
+    sim.log.flush()
+    log = (sim.workdir / "sim.log").read_text()
+    assert "Snapshot" in log  # the log is readable while the simulator runs
+    assert "not found in font" not in log  # ó and ç are in the committed font
 
 
 def test_long_title_scrolls_within_its_row(sim: Sim) -> None:
@@ -312,6 +335,9 @@ def test_long_title_scrolls_within_its_row(sim: Sim) -> None:
     diff = changed_pixels(a, b)
     assert diff  # it moved
     assert inside(diff, TITLE)
+    redrawn = sim.redraws_since_last_two_snapshots()
+    assert len(redrawn) >= 5  # 0.5 s at one pixel per 40 ms
+    assert set(redrawn) == {"title"}
 
 
 def test_encoder_sets_absolute_volume_coalesced(sim: Sim) -> None:
@@ -390,6 +416,7 @@ def test_buttons_call_actions(sim: Sim) -> None:
     assert out["off"] == [call("turn_off")]
     assert out["on"] == [call("turn_on")]
     standby = out["standby_screen"]
+    save_png(sim, standby, "standby")
     assert lit(standby, (0, 14, 128, 20)) > 50  # "Standby"
     assert lit(standby, VOLUME) == 0  # no volume bar
 
@@ -415,6 +442,8 @@ def test_encoder_push_pages_and_source_selection(sim: Sim) -> None:
         return out
 
     out = sim.run(go(), timeout=60)
+    save_png(sim, out["volume_page"], "volume-page")
+    save_png(sim, out["cursor"], "sources-page")
     assert changed_pixels(out["now"], out["volume_page"])
     assert bar_fill(out["volume_page"]) == fill_px(500)  # the bar stays at the bottom
     assert lit(out["volume_page"], (0, 16, 128, 30)) > lit(out["now"], TITLE)  # big number

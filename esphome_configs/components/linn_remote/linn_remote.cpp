@@ -77,8 +77,14 @@ void LinnRemote::draw_() {
   if (this->phase_ == Phase::SLEEP)
     return;  // stays blank
   auto drawn = this->renderer_.render(this->model_, this->canvas_, millis());
-  if (!drawn.empty())
-    ESP_LOGV(TAG, "Redrew %u widget(s)", static_cast<unsigned>(drawn.size()));
+#if ESPHOME_LOG_LEVEL >= ESPHOME_LOG_LEVEL_VERBOSE
+  if (!drawn.empty()) {
+    std::string names;
+    for (auto id : drawn)
+      names += std::string(names.empty() ? "" : ",") + ::linn_model::widget_name(id);
+    ESP_LOGV(TAG, "Redrew: %s", names.c_str());
+  }
+#endif
 }
 
 bool LinnRemote::wake_pin_held_() {

@@ -354,6 +354,13 @@ class Canvas {
 
 enum class WidgetId : uint8_t { TRANSPORT, SOURCE, TITLE, ARTIST, VOLUME, BIG_VOLUME, SOURCES_HEADER, SOURCES_LIST, STANDBY, COUNT };
 
+inline const char *widget_name(WidgetId id) {
+  static const char *const NAMES[] = {"transport", "source", "title", "artist", "volume", "big_volume",
+                                      "sources_header", "sources_list", "standby"};
+  int i = static_cast<int>(id);
+  return i >= 0 && i < static_cast<int>(WidgetId::COUNT) ? NAMES[i] : "?";
+}
+
 constexpr int SCREEN_W = 128;
 constexpr int SCREEN_H = 64;
 
