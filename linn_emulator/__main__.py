@@ -9,7 +9,7 @@ import logging
 import signal
 import sys
 
-from .emulator import LinnEmulator
+from .emulator import LinnEmulator, new_udn
 from .services import ALL_SERVICES
 
 
@@ -28,7 +28,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--port", type=int, default=2323, help="first TCP port (default %(default)s)"
     )
     parser.add_argument("--count", type=int, default=1, help="number of devices (default 1)")
-    parser.add_argument("--udn", help="UDN of the first device (default: random 4c494e4e-...)")
+    parser.add_argument(
+        "--udn",
+        help="UDN of the first device (default: 4c494e4e-... derived from host and port, "
+        "so it is the same on every run; random with --port 0)",
+    )
     parser.add_argument("--room", default="Living Room", help="room name (default %(default)s)")
     parser.add_argument("--name", default="Selekt DSM", help="product name")
     parser.add_argument("--model", default="Selekt DSM", help="model name")
@@ -48,6 +52,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _udn(args: argparse.Namespace, index: int) -> str | None:
+    if index == 0 and args.udn:
+        return str(args.udn)
+    if not args.port:
+        return None
+    return new_udn(f"linn-emulator:{args.host}:{args.port + index}")
+
+
 async def run(args: argparse.Namespace) -> None:
     """Start the devices, print where they are, wait for a signal, stop them."""
     services = ALL_SERVICES - set(args.without)
@@ -55,7 +67,7 @@ async def run(args: argparse.Namespace) -> None:
         LinnEmulator(
             host=args.host,
             port=args.port + index if args.port else 0,
-            udn=args.udn if index == 0 else None,
+            udn=_udn(args, index),
             room=args.room if index == 0 else f"{args.room} {index + 1}",
             name=args.name,
             model=args.model,

@@ -22,9 +22,10 @@ from .services import ALL_SERVICES, SERVICE_TYPES, Service
 LINN_UDN_PREFIX = "4c494e4e-"
 
 
-def new_udn() -> str:
-    """Make a fresh Linn-style UDN (starts with ASCII "LINN" in hex)."""
-    return LINN_UDN_PREFIX + str(uuid.uuid4())[len(LINN_UDN_PREFIX) :]
+def new_udn(seed: str | None = None) -> str:
+    """Make a Linn-style UDN (starts with ASCII "LINN" in hex): random, or derived from `seed`."""
+    value = uuid.uuid4() if seed is None else uuid.uuid5(uuid.NAMESPACE_URL, seed)
+    return LINN_UDN_PREFIX + str(value)[len(LINN_UDN_PREFIX) :]
 
 
 def initial_state(*, udn: str, room: str, name: str, model: str, volume_limit: int) -> DeviceState:
@@ -76,9 +77,7 @@ class LinnEmulator:
         if unknown:
             raise ValueError(f"unknown services: {sorted(unknown)}")
         self.udn = udn or new_udn()
-        self.media_renderer_udn = (
-            LINN_UDN_PREFIX + str(uuid.uuid5(uuid.NAMESPACE_URL, self.udn))[len(LINN_UDN_PREFIX) :]
-        )
+        self.media_renderer_udn = new_udn(f"{self.udn}/MediaRenderer")
         self.host = host
         self.tick_interval = tick_interval
         self.state = initial_state(
@@ -112,6 +111,7 @@ class LinnEmulator:
         """Listen and start the clock."""
         if self._started:
             return
+        self._server.stopped = False
         await self._server.listen()
         self._started = True
         self.device.add_listener(self._server.publish)
@@ -123,6 +123,7 @@ class LinnEmulator:
         if not self._started:
             return
         self._started = False
+        self._server.stopped = True
         self.device.remove_listener(self._server.publish)
         self.device.unregister_sender()
         tasks = list(self._tasks)

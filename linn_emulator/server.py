@@ -293,6 +293,8 @@ class LpecServer:
         self._unfrozen = asyncio.Event()
         self._unfrozen.set()
         self._next_sub_id = 1
+        self.stopped = False
+        """Set by the emulator's stop(): a reboot in progress must not listen again."""
 
     # --- lifecycle ------------------------------------------------------------
 
@@ -303,6 +305,8 @@ class LpecServer:
 
     async def listen(self) -> None:
         """Start accepting connections (port 0 picks a free port, kept for restarts)."""
+        if self.stopped or self._server is not None:
+            return
         self._server = await asyncio.start_server(
             self._handle, self.host, self.port, limit=MAX_LINE
         )
