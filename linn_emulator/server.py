@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+import contextlib
 from dataclasses import dataclass, field
 import logging
 
@@ -46,6 +47,7 @@ MAX_SUBSCRIPTIONS = 16
 MAX_WRITE_BUFFER = 16 * 1024 * 1024
 """A client that stops reading loses its session once this much output is queued."""
 SEQUENCE_WRAP = 2**32
+CLOSE_TIMEOUT = 2.0
 
 
 @dataclass(slots=True)
@@ -330,11 +332,16 @@ class LpecServer:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         if server is not None:
-            await server.wait_closed()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), CLOSE_TIMEOUT)
 
     # --- connections ----------------------------------------------------------
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._server is None:
+            # Accepted just as the listener closed (stop or reboot): refuse it.
+            writer.transport.abort()
+            return
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)

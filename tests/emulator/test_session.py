@@ -141,3 +141,28 @@ async def test_stop_closes_everything() -> None:
     await pending.close()
     await emu.stop()  # idempotent
     await asyncio.sleep(0)
+
+
+async def test_pipelined_actions_answered_in_order(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    emu.faults.response_delay = 0.05
+    client.writer.write(
+        b'ACTION Ds/Volume 4 SetVolume "10"\r\n'
+        b"ACTION Ds/Volume 4 Volume\r\n"
+        b"ACTION Ds/Product 4 Nope\r\n"
+        b"ACTION Ds/Product 4 SourceIndex\r\n"
+    )
+    assert await client.reply() == Response(())
+    assert await client.reply() == Response(("10",))
+    assert (await client.reply()) == Error(109, "Method not supported")
+    assert await client.reply() == Response(("0",))
+    assert [a.action for a in emu.actions] == ["SetVolume", "Volume", "Nope", "SourceIndex"]
+
+
+async def test_event_sequence_wraps_to_one(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    sub, _ = await client.subscribe("Ds/Volume")
+    subscription = emu._server.sessions[0].subscriptions[sub]
+    subscription.sequence = 2**32 - 1
+    emu.panel.set_volume(3)
+    assert (await client.event(sub)).sequence == 1
