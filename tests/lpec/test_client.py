@@ -29,6 +29,15 @@ async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -
     assert state.pins.ids == tuple(pin.id for pin in emu.state.pins)
     assert state.radio.ids == tuple(channel.id for channel in emu.state.radio_channels)
     assert state.playlist.ids == tuple(entry.id for entry in emu.state.playlist)
+    assert state.product.model == emu.state.model
+    assert state.product.manufacturer == emu.state.manufacturer
+    assert state.info.track.title
+    assert state.info.codec_name
+    assert state.info.sample_rate
+    assert state.info.lossless is not None
+    assert state.transport.state is not None
+    assert state.playlist.current_id == emu.state.playlist_id
+    assert state.sender.uri == emu.sender_uri
     assert state.has_volume
     assert state.has_transport
     assert state.has_pins
@@ -68,6 +77,19 @@ async def test_track_metadata_and_metatext(emu: LinnEmulator, device: LinnDevice
 async def test_metatext_override(emu: LinnEmulator, device: LinnDevice) -> None:
     emu.panel.set_metatext('Café Tacvba - "La ingrata"')
     await wait_for(lambda: device.state.info.metatext == 'Café Tacvba - "La ingrata"')
+
+
+async def test_transport_capabilities_follow_the_source(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    emu.panel.select_source("Playlist")
+    emu.panel.play()
+    await wait_for(
+        lambda: device.state.transport.can_skip_next and device.state.transport.can_pause
+    )
+    assert device.state.transport.can_seek
+    emu.panel.select_source("Analog 1")
+    await wait_for(lambda: not device.state.transport.can_skip_next)
 
 
 async def test_time_ticks_while_playing(emu: LinnEmulator, device: LinnDevice) -> None:
