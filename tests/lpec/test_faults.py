@@ -119,6 +119,13 @@ async def test_malformed_lines_are_skipped(
         await wait_for(lambda: device.state.volume.volume == 44)
     assert "malformed" in caplog.text
     assert availability.changes == []
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="custom_components.linn.lpec"):
+        for _ in range(200):
+            emu.faults.send_raw('EVENT 1 1 Volume "flood')
+        emu.panel.set_volume(43)
+        await wait_for(lambda: device.state.volume.volume == 43)
+    assert caplog.text.count("malformed") <= 1  # rate-limited
     await device.set_volume(45)
     assert emu.state.volume == 45
 

@@ -177,6 +177,8 @@ class LpecConnection:
             if not future.done():
                 future.cancel()
                 self._owe_reply()
+            elif not future.cancelled():
+                future.exception()  # retrieved, even if our caller was cancelled meanwhile
 
     def _owe_reply(self) -> None:
         self._orphans += 1
