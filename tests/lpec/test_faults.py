@@ -252,3 +252,19 @@ async def test_revocation_without_byebye_is_renewed(emu: LinnEmulator, device: L
     await asyncio.sleep(0.2)
     emu.panel.set_volume(77)
     await wait_for(lambda: device.state.volume.volume == 77 and device.available)
+
+
+async def test_byebye_and_alive_between_action_and_response(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    availability = Availability(device)
+    emu.faults.response_delay = 0.3
+    task = asyncio.create_task(device.set_volume(38))
+    await asyncio.sleep(0.05)
+    emu.faults.revoke_subscriptions("Volume", realive_after=0.05)
+    async with asyncio.timeout(2):
+        assert await task == 38
+    emu.faults.response_delay = 0
+    await wait_for(lambda: availability.changes == [False, True])
+    emu.panel.set_volume(39)
+    await wait_for(lambda: device.state.volume.volume == 39)
