@@ -243,6 +243,31 @@ class Device:
             state.transport_state = TransportState.PLAYING
         self.changed()
 
+    def configure_source(
+        self, system_name: str, *, name: str | None = None, visible: bool | None = None
+    ) -> None:
+        """Konfig: rename or hide a source (SourceXml changes, indices do not)."""
+        state = self.state
+        for index, source in enumerate(state.sources):
+            if source.system_name == system_name:
+                state.sources[index] = replace(
+                    source,
+                    name=source.name if name is None else name,
+                    visible=source.visible if visible is None else visible,
+                )
+                state.source_xml_change_count += 1
+                self.changed()
+                return
+        raise DeviceError(INVALID_SOURCE, f"Invalid source {system_name!r}")
+
+    def set_identity(self, *, room: str | None = None, name: str | None = None) -> None:
+        """Konfig: rename the room or the product."""
+        if room is not None:
+            self.state.room = room
+        if name is not None:
+            self.state.name = name
+        self.changed()
+
     def _leave_standby(self) -> None:
         self.state.standby = False
 

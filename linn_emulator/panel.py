@@ -24,6 +24,20 @@ class Panel:
         """Source button / Konfig: select by system name."""
         self._device.select_source(system_name)
 
+    def configure_source(
+        self, system_name: str, *, name: str | None = None, visible: bool | None = None
+    ) -> None:
+        """Konfig: rename or hide a source (SourceXml event; indices stay)."""
+        self._device.configure_source(system_name, name=name, visible=visible)
+
+    def set_room(self, room: str) -> None:
+        """Konfig: rename the room (ProductRoom event)."""
+        self._device.set_identity(room=room)
+
+    def set_name(self, name: str) -> None:
+        """Konfig: rename the product (ProductName event)."""
+        self._device.set_identity(name=name)
+
     def set_volume(self, value: int) -> None:
         """Volume knob (clamped to [0, VolumeLimit])."""
         self._device.set_volume(value)

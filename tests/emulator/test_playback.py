@@ -244,3 +244,19 @@ async def test_update_software_status(emu: LinnEmulator, connect: Connect) -> No
     assert status["status"] == "update_available"
     assert status["current_software"]["version"]
     assert status["update_info"]["updates"][0]["version"] != status["current_software"]["version"]
+
+
+async def test_konfig_changes(emu: LinnEmulator, connect: Connect) -> None:
+    client = await connect()
+    sub, _ = await client.subscribe("Ds/Product")
+    emu.panel.configure_source("HDMI", name='TV & "Cinema"', visible=False)
+    xml = (await client.event(sub)).variables["SourceXml"]
+    assert '<Name>TV &amp; "Cinema"</Name><Visible>false</Visible>' in xml
+    count = await client.action("Ds/Product", "SourceXmlChangeCount")
+    assert count.values == ("1",)
+    emu.panel.set_room("Kitchen")
+    emu.panel.set_name("Majik DSM")
+    assert (await client.event(sub)).variables == {"ProductRoom": "Kitchen"}
+    assert (await client.event(sub)).variables == {"ProductName": "Majik DSM"}
+    product = await client.action("Ds/Product", "Product", version=4)
+    assert product.values[:2] == ("Kitchen", "Majik DSM")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import base64
+import random
 import struct
 
 import pytest
 
-from custom_components.linn.lpec.codec import Error, Response
+from custom_components.linn.lpec.codec import Error, Response, format_action
 from linn_emulator import LinnEmulator
 
 from .conftest import Client, Connect
@@ -297,3 +298,30 @@ async def test_media_renderer(emu: LinnEmulator, connect: Connect) -> None:
     position = await client.action("MediaRenderer/AVTransport", "GetPositionInfo", "0")
     assert position.values[1] == "0:04:15"
     assert "Hunter" in position.values[2]
+
+
+async def test_every_action_with_odd_arguments_never_fails_internally(
+    emu: LinnEmulator, connect: Connect
+) -> None:
+    client = await connect()
+    values = ["0", "1", "4294967295", "-1", "", "true", "[1,2]", "[]", "abc", "99"]
+    rng = random.Random(7)
+    count = 0
+    for service in emu.services.values():
+        path = f"{service.device_name}/{service.name}"
+        for spec in service.actions.values():
+            for _ in range(4):
+                args = [rng.choice(values) for _ in spec.inputs]
+                await client.send(format_action(path, service.version, spec.name, args))
+                reply = await client.reply()
+                count += 1
+                if isinstance(reply, Error):
+                    assert reply.code != 108, (path, spec.name, args)
+                else:
+                    assert isinstance(reply, Response)
+                    assert len(reply.values) == len(spec.outputs), (path, spec.name)
+    assert count > 400
+    assert await client.action("Ds/Product", "Standby") in (
+        Response(("false",)),
+        Response(("true",)),
+    )

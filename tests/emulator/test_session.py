@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 from custom_components.linn.lpec.codec import Alive, Error, Response, parse_device_line
 from linn_emulator import LinnEmulator
@@ -166,3 +167,42 @@ async def test_event_sequence_wraps_to_one(emu: LinnEmulator, connect: Connect) 
     subscription.sequence = 2**32 - 1
     emu.panel.set_volume(3)
     assert (await client.event(sub)).sequence == 1
+
+
+async def test_fuzzed_lines_never_break_the_server(emu: LinnEmulator, connect: Connect) -> None:
+    rng = random.Random(1234)
+    pieces = [
+        b"ACTION",
+        b"SUBSCRIBE",
+        b"UNSUBSCRIBE",
+        b"Ds/Playlist",
+        b"Ds/Pins",
+        b"MediaRenderer/AVTransport",
+        b"4",
+        b"-1",
+        b"99999999999",
+        b'"',
+        b'"x"',
+        b'"&amp;&#0;&#xD800;"',
+        b"Insert",
+        b"ReadList",
+        b"InvokeId",
+        b"SeekId",
+        b"\x00",
+        b"\xff",
+        b"\t",
+        b"\\",
+        b"\r",
+    ]
+    client = await connect()
+    lines = [b" ".join(rng.choices(pieces, k=rng.randint(1, 7))) for _ in range(2000)]
+    client.writer.write(b"\r\n".join(lines) + b"\r\n")
+    client.writer.write(b"ACTION Ds/Product 4 Attributes\r\n")
+    async with asyncio.timeout(5):
+        while True:
+            line = await client.line()
+            assert not line.startswith("ERROR 108"), line  # no internal failure
+            if line.startswith('RESPONSE "Info Time Volume Sender Pins Receiver"'):
+                break
+    other = await connect()
+    assert await other.action("Ds/Product", "Standby") == Response(("false",))
