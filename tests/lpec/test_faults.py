@@ -181,7 +181,9 @@ async def test_revoked_subscription_is_renewed(emu: LinnEmulator, device: LinnDe
     await wait_for(lambda: emu.subscriptions == subscriptions)
     emu.panel.set_volume(23)
     emu.panel.set_standby(True)
-    await wait_for(lambda: device.state.volume.volume == 23 and device.state.product.standby)
+    await wait_for(
+        lambda: device.state.volume.volume == 23 and device.state.product.standby is True
+    )
 
 
 async def test_close_fails_pending_commands(emu: LinnEmulator) -> None:

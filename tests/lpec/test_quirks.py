@@ -88,7 +88,8 @@ async def test_old_firmware(old_firmware: OldFirmware) -> None:
         assert not device.state.has_volume
         assert not device.state.has_pins
         await device.set_standby(False)
-        assert device.state.product.standby is False
+        product = device.state.product  # a new snapshot after the event
+        assert product.standby is False
         assert old_firmware.received[:2] == ["", "SUBSCRIBE Ds/Product"]
     finally:
         await device.close()

@@ -110,7 +110,11 @@ class LinnDevice:
         return self._session.available
 
     def add_listener(self, callback: StateListener) -> Callable[[], None]:
-        """Call `callback(changed service names)` after each applied event; returns a remover."""
+        """Call `callback(changed)` after each state change; returns a remover.
+
+        `changed` holds service names ("Product", "Volume", ...) and "services" when
+        the set of present services changed (after a reconnect).
+        """
         self._listeners.append(callback)
         return lambda: self._remove(self._listeners, callback)
 
