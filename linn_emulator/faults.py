@@ -29,8 +29,7 @@ class Faults:
 
     def drop_connections(self) -> None:
         """Abruptly close every connection (sessions and waiting ones)."""
-        for session in list(self._server.sessions):
-            session.abort()
+        self._server.abort_all()
 
     def half_open(self, enabled: bool = True) -> None:
         """Stop (or resume) reading and writing on every session; sockets stay open.

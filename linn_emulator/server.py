@@ -413,6 +413,13 @@ class LpecServer:
         """Block while the device is hung."""
         await self._unfrozen.wait()
 
+    def abort_all(self) -> None:
+        """Abort every connection, sessions and connections waiting for a slot."""
+        for session in list(self.sessions):
+            session.abort()
+        for writer in list(self._writers):
+            writer.transport.abort()
+
     def write_all(self, data: bytes) -> None:
         """Raw bytes to every session."""
         for session in list(self.sessions):

@@ -171,3 +171,16 @@ async def test_stop_during_reboot_stays_stopped() -> None:
     assert emu.port == port
     await client.close()
     await emu.stop()
+
+
+async def test_drop_connections_includes_waiting_ones() -> None:
+    async with LinnEmulator(max_sessions=1) as emu:
+        first = await Client.connect(emu.port)
+        waiting = await Client.connect(emu.port, alive=False)
+        await wait_for(lambda: emu.waiting_connections == 1)
+        emu.faults.drop_connections()
+        await first.closed()
+        await waiting.closed()
+        await wait_for(lambda: emu.sessions == 0 and emu.waiting_connections == 0)
+        await first.close()
+        await waiting.close()
