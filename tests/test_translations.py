@@ -24,3 +24,76 @@ def test_every_exception_key_raised_in_code_is_translated() -> None:
     flow_source = (LINN / "config_flow.py").read_text()
     flow_keys = set(re.findall(r'(?:reason=|errors\[[^]]+\] = )"([a-z_]+)"', flow_source))
     assert flow_keys <= abort_and_errors, f"untranslated: {sorted(flow_keys - abort_and_errors)}"
+
+
+def test_quality_scale_tracks_every_rule() -> None:
+    import yaml
+
+    rules = yaml.safe_load((LINN / "quality_scale.yaml").read_text())["rules"]
+    all_rules = {
+        # bronze
+        "action-setup",
+        "appropriate-polling",
+        "brands",
+        "common-modules",
+        "config-flow",
+        "config-flow-test-coverage",
+        "dependency-transparency",
+        "docs-actions",
+        "docs-conditions",
+        "docs-high-level-description",
+        "docs-installation-instructions",
+        "docs-removal-instructions",
+        "docs-triggers",
+        "entity-event-setup",
+        "entity-unique-id",
+        "has-entity-name",
+        "runtime-data",
+        "test-before-configure",
+        "test-before-setup",
+        "unique-config-entry",
+        # silver
+        "action-exceptions",
+        "config-entry-unloading",
+        "docs-configuration-parameters",
+        "docs-installation-parameters",
+        "entity-unavailable",
+        "integration-owner",
+        "log-when-unavailable",
+        "parallel-updates",
+        "reauthentication-flow",
+        "test-coverage",
+        # gold
+        "devices",
+        "diagnostics",
+        "discovery",
+        "discovery-update-info",
+        "docs-data-update",
+        "docs-examples",
+        "docs-known-limitations",
+        "docs-supported-devices",
+        "docs-supported-functions",
+        "docs-troubleshooting",
+        "docs-use-cases",
+        "dynamic-devices",
+        "entity-category",
+        "entity-device-class",
+        "entity-disabled-by-default",
+        "entity-translations",
+        "exception-translations",
+        "icon-translations",
+        "reconfiguration-flow",
+        "repair-issues",
+        "stale-devices",
+        # platinum
+        "async-dependency",
+        "inject-websession",
+        "strict-typing",
+    }
+    assert set(rules) == all_rules
+    for name, rule in rules.items():
+        if isinstance(rule, dict):
+            assert rule["status"] in ("todo", "exempt"), name
+            assert rule.get("comment"), f"{name} needs a reason"
+        else:
+            assert rule == "done", name

@@ -10,7 +10,7 @@ from homeassistant.components.sensor import (
     SensorEntity,
     SensorEntityDescription,
 )
-from homeassistant.const import UnitOfFrequency, UnitOfInformation
+from homeassistant.const import EntityCategory, UnitOfFrequency, UnitOfInformation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
@@ -38,12 +38,14 @@ SENSORS: tuple[LinnSensorDescription, ...] = (
     LinnSensorDescription(
         key="bit_depth",
         translation_key="bit_depth",
+        entity_category=EntityCategory.DIAGNOSTIC,
         native_unit_of_measurement=UnitOfInformation.BITS,
         value=lambda info: info.bit_depth or None,
     ),
     LinnSensorDescription(
         key="sample_rate",
         translation_key="sample_rate",
+        entity_category=EntityCategory.DIAGNOSTIC,
         device_class=SensorDeviceClass.FREQUENCY,
         native_unit_of_measurement=UnitOfFrequency.HERTZ,
         suggested_unit_of_measurement=UnitOfFrequency.KILOHERTZ,

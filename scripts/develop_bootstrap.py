@@ -1,0 +1,124 @@
+"""Onboard a fresh development Home Assistant and add the emulated streamer.
+
+Used by scripts/develop: waits for Home Assistant's HTTP server, then (only the first
+time) creates the owner account through the onboarding API, finishes onboarding, and
+runs the Linn config flow against the emulator — the same steps a person would click.
+Writes a long-lived access token to <config>/.dev_token for tools like screenshots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+import sys
+from typing import Any
+
+import aiohttp
+
+CLIENT_ID = "http://127.0.0.1/"
+
+
+async def wait_for_http(session: aiohttp.ClientSession, url: str, seconds: float) -> None:
+    """Until Home Assistant answers on its API."""
+    async with asyncio.timeout(seconds):
+        while True:
+            try:
+                async with session.get(f"{url}/api/onboarding") as response:
+                    if response.status in (200, 401, 404):
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(1)
+
+
+async def post(session: aiohttp.ClientSession, url: str, **kwargs: Any) -> Any:
+    """POST and return the JSON answer; fail loudly with the body on an error."""
+    async with session.post(url, **kwargs) as response:
+        if response.status >= 400:
+            sys.exit(f"{url} answered {response.status}: {await response.text()}")
+        return await response.json()
+
+
+async def onboard(session: aiohttp.ClientSession, url: str, user: str, password: str) -> str:
+    """Create the owner and finish onboarding; return an access token."""
+    created = await post(
+        session,
+        f"{url}/api/onboarding/users",
+        json={
+            "client_id": CLIENT_ID,
+            "name": "Developer",
+            "username": user,
+            "password": password,
+            "language": "en",
+        },
+    )
+    token = await post(
+        session,
+        f"{url}/auth/token",
+        data={"grant_type": "authorization_code", "code": created["auth_code"], "client_id": CLIENT_ID},
+    )
+    headers = {"Authorization": f"Bearer {token['access_token']}"}
+    await post(session, f"{url}/api/onboarding/core_config", headers=headers, json={})
+    await post(session, f"{url}/api/onboarding/analytics", headers=headers, json={})
+    await post(
+        session,
+        f"{url}/api/onboarding/integration",
+        headers=headers,
+        json={"client_id": CLIENT_ID, "redirect_uri": CLIENT_ID},
+    )
+    return str(token["access_token"])
+
+
+async def add_streamer(
+    session: aiohttp.ClientSession, url: str, token: str, host: str, port: int
+) -> None:
+    """Run the Linn config flow's manual step."""
+    headers = {"Authorization": f"Bearer {token}"}
+    flow = await post(
+        session, f"{url}/api/config/config_entries/flow", headers=headers, json={"handler": "linn"}
+    )
+    result = await post(
+        session,
+        f"{url}/api/config/config_entries/flow/{flow['flow_id']}",
+        headers=headers,
+        json={"host": host, "port": port},
+    )
+    if result.get("type") not in ("create_entry", "abort"):
+        sys.exit(f"adding the emulated streamer failed: {result}")
+
+
+async def long_lived_token(url: str, token: str) -> str:
+    """A long-lived token through the WebSocket API."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "auth", "access_token": token})
+        await ws.receive_json()
+        await ws.send_json(
+            {"id": 1, "type": "auth/long_lived_access_token", "client_name": "develop", "lifespan": 3650}
+        )
+        answer = await ws.receive_json()
+        return str(answer["result"])
+
+
+async def main() -> None:
+    """Entry point."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", default="http://127.0.0.1:8123")
+    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument("--user", default="dev")
+    parser.add_argument("--password", default="linn-dev")
+    parser.add_argument("--emulator-port", type=int, default=2323)
+    args = parser.parse_args()
+    token_file = args.config / ".dev_token"
+    async with aiohttp.ClientSession() as session:
+        await wait_for_http(session, args.url, seconds=600)
+        if token_file.exists():
+            return
+        token = await onboard(session, args.url, args.user, args.password)
+        await add_streamer(session, args.url, token, "127.0.0.1", args.emulator_port)
+    token_file.write_text(await long_lived_token(args.url, token))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
