@@ -297,3 +297,25 @@ def test_config_dir_layout() -> None:
         assert (CONFIG_DIR / rel).is_file(), rel
     model = (CONFIG_DIR / "components/linn_remote/linn_remote_model.h").read_text()
     assert "esphome/" not in model  # the pure model has no ESPHome includes
+
+
+def test_documented_git_source_is_accepted() -> None:
+    """The README's external_components git form passes ESPHome's schema (cloning needs network)."""
+    ext = importlib.import_module("esphome.components.external_components")
+    conf = ext.CONFIG_SCHEMA(
+        [
+            {
+                "source": {
+                    "type": "git",
+                    "url": "https://github.com/OWNER/linn-home-assistant",
+                    "ref": "main",
+                    "path": "esphome_configs/components",
+                },
+                "components": ["linn_remote"],
+            }
+        ]
+    )
+    assert conf[0]["source"]["path"] == "esphome_configs/components"
+    readme = (CONFIG_DIR / "README.md").read_text()
+    assert "path: esphome_configs/components" in readme
+    assert "Allow the device to perform Home Assistant actions" in " ".join(readme.split())
