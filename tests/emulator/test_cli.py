@@ -25,12 +25,12 @@ async def test_cli_runs_two_devices_and_stops_on_sigint() -> None:
     )
     assert process.stdout is not None
     try:
-        devices = []
+        devices: list[tuple[str, int, str]] = []
         for _ in range(2):
             line = (await asyncio.wait_for(process.stdout.readline(), 10)).decode()
             address, udn, _room = line.split(" ", 2)
-            host, port = address.rsplit(":", 1)
-            devices.append((host, int(port), udn))
+            host, port_text = address.rsplit(":", 1)
+            devices.append((host, int(port_text), udn))
         assert devices[0][2] != devices[1][2]
         for host, port, udn in devices:
             reader, writer = await asyncio.open_connection(host, port)
