@@ -108,7 +108,8 @@ class Sim:
     def run[T](self, coro: Coroutine[Any, Any, T], timeout: float = 30) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    async def connect(self) -> None:
+    async def connect(self, as_home_assistant: bool = True) -> None:
+        """Connect; as Home Assistant: subscribe to states, HA states and actions."""
         deadline = time.monotonic() + 15
         while True:
             client = APIClient("127.0.0.1", self.port, None)
@@ -128,6 +129,8 @@ class Sim:
             if isinstance(state, TextSensorState) and state.key == self.keys["Sim phase"].key:
                 self.phase = state.state
 
+        if not as_home_assistant:
+            return
         client.subscribe_home_assistant_states_and_services(
             on_state,
             self.calls.append,
@@ -198,9 +201,13 @@ class Sim:
         self.calls.clear()
         return out
 
-    def close(self) -> None:
+    async def disconnect(self) -> None:
         if self.client is not None:
-            self.run(self.client.disconnect())
+            await self.client.disconnect()
+            self.client = None
+
+    def close(self) -> None:
+        self.run(self.disconnect())
         self.proc.terminate()
         try:
             self.proc.wait(5)
@@ -481,3 +488,42 @@ def test_idle_dim_sleep_and_wake_only_press(sim: Sim) -> None:
     assert lit(out["woken"], TITLE) > 80
     assert out["calls"] == []
     assert out["calls_after"] == [call("media_next_track")]
+
+
+def test_muted_shows_mute_in_the_volume_widget_only(sim: Sim) -> None:
+    async def go() -> tuple[Screen, Screen, Screen]:
+        await _playing(sim, volume="0.3")
+        before = await sim.snapshot()
+        await sim.push_player(is_volume_muted="on")
+        muted = await sim.snapshot()
+        await sim.push_player(is_volume_muted="off")
+        return before, muted, await sim.snapshot()
+
+    before, muted, unmuted = sim.run(go())
+    diff = changed_pixels(before, muted)
+    assert diff
+    assert inside(diff, (99, 50, 29, 14))  # the label next to the bar: "30%" -> "MUTE"
+    assert sim.redraws_since_last_two_snapshots() == ["volume"]
+    assert unmuted == before
+
+
+def test_home_assistant_gone_shows_waiting_screen(sim: Sim) -> None:
+    async def go() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        await _playing(sim)
+        await sim.disconnect()
+        await sim.connect(as_home_assistant=False)  # a client that is not Home Assistant
+        await asyncio.sleep(0.3)
+        out["gone"] = await sim.snapshot()
+        await sim.disconnect()
+        await sim.connect()  # Home Assistant is back and sends the states again
+        await sim.wait_for(lambda: len(sim.subscriptions) >= 7)
+        await _playing(sim)
+        out["back"] = await sim.snapshot()
+        return out
+
+    out = sim.run(go(), timeout=60)
+    assert lit(out["gone"], (0, 14, 128, 20)) > 50  # "Waiting for HA"
+    assert lit(out["gone"], VOLUME) == 0
+    assert lit(out["gone"], TITLE) != lit(out["back"], TITLE)
+    assert bar_fill(out["back"]) == fill_px(400)

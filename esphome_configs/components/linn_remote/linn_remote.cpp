@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "esphome/components/api/api_server.h"
 #include "esphome/core/hal.h"
 #include "esphome/core/log.h"
 
@@ -97,6 +98,15 @@ bool LinnRemote::wake_pin_held_() {
 
 void LinnRemote::loop() {
   const uint32_t now = millis();
+  // Without Home Assistant the player's state is unknown: show "Waiting for HA" rather than a
+  // stale screen. HA sends every subscribed state again when it reconnects.
+  bool ha = api::global_api_server->is_connected_with_state_subscription();
+  if (ha != this->ha_connected_) {
+    ESP_LOGD(TAG, "Home Assistant %s", ha ? "connected" : "disconnected");
+    this->ha_connected_ = ha;
+    if (!ha)
+      this->model_.set_state("unknown");
+  }
   this->model_.tick(now);
   this->send_actions_();
 

@@ -90,6 +90,7 @@ class LinnRemote : public Component, public api::CustomAPIDevice {
   deep_sleep::DeepSleepComponent *deep_sleep_{nullptr};
 #endif
   bool sleep_started_{false};
+  bool ha_connected_{false};
   std::vector<Trigger<> *> dim_triggers_;
   std::vector<Trigger<> *> wake_triggers_;
   std::vector<Trigger<> *> sleep_triggers_;

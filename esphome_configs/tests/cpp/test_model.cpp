@@ -456,6 +456,22 @@ TEST(standby_screen_and_page_change_redraw_all) {
   CHECK(std::find(drawn.begin(), drawn.end(), WidgetId::BIG_VOLUME) != drawn.end());
 }
 
+TEST(mute_redraws_only_the_volume_widget) {
+  Model m = playing_model();
+  Renderer r;
+  FakeCanvas c;
+  r.render(m, c, 0);
+  c.ops.clear();
+  m.set_muted("on");
+  auto drawn = r.render(m, c, 10);
+  CHECK_EQ(drawn.size(), 1u);
+  CHECK(drawn[0] == WidgetId::VOLUME);
+  bool mute = false;
+  for (auto &o : c.ops) mute |= o.kind == "text:MUTE";
+  CHECK(mute);
+  CHECK(all_inside(c.ops, widget_rect(WidgetId::VOLUME)));
+}
+
 TEST(turning_shows_target_volume_immediately) {
   Model m = playing_model();
   Renderer r;
