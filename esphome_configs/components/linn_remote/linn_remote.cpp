@@ -9,6 +9,7 @@
 namespace esphome::linn_remote {
 
 static const char *const TAG = "linn_remote";
+static constexpr uint32_t MIN_FRAME_MS = 40;
 
 using ::linn_model::Phase;
 
@@ -148,8 +149,11 @@ void LinnRemote::loop() {
 #endif
     return;
   }
-  if (this->renderer_.dirty(this->model_, this->canvas_, now))
+  // At most one frame per MIN_FRAME_MS: an SSD1306/SH1106 update sends the whole buffer over I2C.
+  if (now - this->last_frame_ms_ >= MIN_FRAME_MS && this->renderer_.dirty(this->model_, this->canvas_, now)) {
+    this->last_frame_ms_ = now;
     this->canvas_.display->update();
+  }
 }
 
 void LinnRemote::turn(int steps) {

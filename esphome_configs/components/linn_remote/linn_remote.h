@@ -91,6 +91,7 @@ class LinnRemote : public Component, public api::CustomAPIDevice {
 #endif
   bool sleep_started_{false};
   bool ha_connected_{false};
+  uint32_t last_frame_ms_{0};
   std::vector<Trigger<> *> dim_triggers_;
   std::vector<Trigger<> *> wake_triggers_;
   std::vector<Trigger<> *> sleep_triggers_;

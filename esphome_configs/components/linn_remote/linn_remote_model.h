@@ -382,7 +382,7 @@ inline Rect widget_rect(WidgetId id) {
 class Renderer {
  public:
   static constexpr uint32_t MARQUEE_PAUSE_MS = 1500;
-  static constexpr uint32_t MARQUEE_MS_PER_PX = 40;
+  static constexpr uint32_t MARQUEE_MS_PER_PX = 50;
   static constexpr int MARQUEE_GAP = 24;
 
   /// Force a full redraw on the next render (after waking, or at start).
@@ -423,9 +423,10 @@ class Renderer {
     }
   }
 
-  /// True if render() would draw anything.
+  /// True if render() would draw anything. Cheap when nothing changed and no title scrolls.
   bool dirty(const Model &m, Canvas &c, uint32_t now) {
     if (this->full_ || this->layout_changed_(m)) return true;
+    if (m.version() == this->rendered_version_ && !this->scrolling_) return false;
     for (auto id : visible(m))
       if (this->drawn_[static_cast<int>(id)] != this->signature(id, m, c, now)) return true;
     return false;
@@ -441,7 +442,11 @@ class Renderer {
       this->layout_ = vis;
       this->full_ = false;
     }
+    this->rendered_version_ = m.version();
+    this->scrolling_ = false;
     for (auto id : vis) {
+      if (id == WidgetId::TITLE)
+        this->scrolling_ = c.text_width(Font::LARGE, m.title()) > widget_rect(WidgetId::TITLE).w;
       std::string sig = this->signature(id, m, c, now);
       auto &last = this->drawn_[static_cast<int>(id)];
       if (sig == last) continue;
@@ -561,6 +566,8 @@ class Renderer {
   }
 
   bool full_{true};
+  bool scrolling_{false};
+  uint32_t rendered_version_{0};
   std::vector<WidgetId> layout_;
   std::string drawn_[static_cast<int>(WidgetId::COUNT)];
   std::string marquee_text_;

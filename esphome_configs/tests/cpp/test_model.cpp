@@ -425,6 +425,8 @@ TEST(long_title_scrolls_only_in_its_row) {
   r.render(m, c, 0);
   c.ops.clear();
   CHECK(r.render(m, c, 1000).empty());  // pause before scrolling
+  CHECK(!r.dirty(m, c, 1000));
+  CHECK(r.dirty(m, c, 1500 + 3 * Renderer::MARQUEE_MS_PER_PX));
   auto drawn = r.render(m, c, 1500 + 3 * Renderer::MARQUEE_MS_PER_PX);
   CHECK_EQ(drawn.size(), 1u);
   CHECK(drawn[0] == WidgetId::TITLE);
@@ -433,6 +435,7 @@ TEST(long_title_scrolls_only_in_its_row) {
   Model s = playing_model();
   Renderer r2;
   r2.render(s, c, 0);
+  CHECK(!r2.dirty(s, c, 60000));
   CHECK(r2.render(s, c, 60000).empty());
 }
 
