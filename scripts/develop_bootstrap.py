@@ -56,7 +56,11 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
     token = await post(
         session,
         f"{url}/auth/token",
-        data={"grant_type": "authorization_code", "code": created["auth_code"], "client_id": CLIENT_ID},
+        data={
+            "grant_type": "authorization_code",
+            "code": created["auth_code"],
+            "client_id": CLIENT_ID,
+        },
     )
     headers = {"Authorization": f"Bearer {token['access_token']}"}
     await post(session, f"{url}/api/onboarding/core_config", headers=headers, json={})
@@ -88,14 +92,60 @@ async def add_streamer(
         sys.exit(f"adding the emulated streamer failed: {result}")
 
 
-async def long_lived_token(url: str, token: str) -> str:
-    """A long-lived token through the WebSocket API."""
+DASHBOARD_PATH = "linn-dev"
+DASHBOARD = {
+    "title": "Linn",
+    "views": [
+        {
+            "title": "Linn",
+            "path": "linn",
+            "cards": [
+                {"type": "media-control", "entity": "media_player.living_room"},
+                {
+                    "type": "entities",
+                    "title": "Now playing",
+                    "entities": [
+                        "sensor.living_room_codec",
+                        "sensor.living_room_sample_rate",
+                        "sensor.living_room_bit_depth",
+                    ],
+                },
+            ],
+        }
+    ],
+}
+
+
+async def websocket_setup(url: str, token: str) -> str:
+    """Show the player on the default dashboard; return a long-lived token."""
     async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
         await ws.receive_json()
         await ws.send_json({"type": "auth", "access_token": token})
         await ws.receive_json()
+        requests: list[dict[str, Any]] = [
+            {
+                "type": "lovelace/dashboards/create",
+                "url_path": DASHBOARD_PATH,
+                "title": "Linn",
+                "icon": "mdi:speaker",
+                "show_in_sidebar": True,
+                "require_admin": False,
+                "mode": "storage",
+            },
+            {"type": "lovelace/config/save", "url_path": DASHBOARD_PATH, "config": DASHBOARD},
+        ]
+        for number, request in enumerate(requests, start=1):
+            await ws.send_json({"id": number, **request})
+            answer = await ws.receive_json()
+            if not answer.get("success"):
+                sys.exit(f"{request['type']} failed: {answer}")
         await ws.send_json(
-            {"id": 1, "type": "auth/long_lived_access_token", "client_name": "develop", "lifespan": 3650}
+            {
+                "id": 9,
+                "type": "auth/long_lived_access_token",
+                "client_name": "develop",
+                "lifespan": 3650,
+            }
         )
         answer = await ws.receive_json()
         return str(answer["result"])
@@ -117,7 +167,7 @@ async def main() -> None:
             return
         token = await onboard(session, args.url, args.user, args.password)
         await add_streamer(session, args.url, token, "127.0.0.1", args.emulator_port)
-    token_file.write_text(await long_lived_token(args.url, token))
+    token_file.write_text(await websocket_setup(args.url, token))
 
 
 if __name__ == "__main__":
