@@ -72,6 +72,7 @@ class LinnEntity(Entity):
             model=product.model,
             name=product.room or product.name or product.model or "Linn",
             serial_number=self.udn,
+            sw_version=device.state.update.software.current_version,
         )
 
     @property

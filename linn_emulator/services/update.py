@@ -18,7 +18,16 @@ class UpdateService(Service):
         self.getter("GetSoftwareStatus", "SoftwareStatus", "SoftwareStatus")
         self.getter("GetExecutorStatus", "ExecutorStatus", "ExecutorStatus")
         self.add("CheckNow", lambda _a: [])
-        self.add("Apply", lambda _a: [])
+        self.add("Apply", self.call(self._apply))
+
+    def _apply(self) -> None:
+        """Install the first available update at once (a real device reboots first)."""
+        status = self.state.software_status
+        updates = status.get("update_info", {}).get("updates") or []
+        if status.get("status") == "update_available" and updates:
+            status["current_software"]["version"] = updates[0]["version"]
+            status["status"] = "on_latest"
+            self.device.changed()
 
     def variables(self) -> dict[str, str]:
         """Every evented variable."""

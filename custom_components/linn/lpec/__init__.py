@@ -40,10 +40,12 @@ from .model import (
     SenderState,
     TimeState,
     TransportState,
+    UpdateState,
     VolumeState,
 )
 from .services import Service
 from .session import LpecSession
+from .software import SoftwareStatus
 from .sources import Source
 
 __all__ = [
@@ -68,10 +70,12 @@ __all__ = [
     "ReceiverState",
     "SenderState",
     "Service",
+    "SoftwareStatus",
     "Source",
     "StateListener",
     "TimeState",
     "TrackMetadata",
     "TransportState",
+    "UpdateState",
     "VolumeState",
 ]

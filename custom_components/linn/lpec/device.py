@@ -394,6 +394,14 @@ class LinnDevice:
         if previous is not None and self._state.product.source_by_system_name(previous):
             await self.select_source(previous)
 
+    # --- firmware -----------------------------------------------------------------
+
+    async def update_firmware(self) -> None:
+        """Install the available firmware (the device downloads it and reboots)."""
+        if self._state.update.software.status != "update_available":
+            raise LpecInvalidArgumentError("no firmware update is available")
+        await self.action(Service.UPDATE, "Apply")
+
     # --- helpers ------------------------------------------------------------------
 
     @staticmethod

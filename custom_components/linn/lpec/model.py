@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import time
 
 from .didl import EMPTY_METADATA, TrackMetadata
+from .software import EMPTY_SOFTWARE_STATUS, SoftwareStatus
 from .sources import Source
 
 
@@ -193,6 +194,13 @@ class PlaylistState:
 
 
 @dataclass(frozen=True, slots=True)
+class UpdateState:
+    """Linn Update service: firmware status."""
+
+    software: SoftwareStatus = EMPTY_SOFTWARE_STATUS
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceState:
     """Everything known about a device; `services` holds the present services' names."""
 
@@ -206,6 +214,7 @@ class DeviceState:
     receiver: ReceiverState = field(default_factory=ReceiverState)
     sender: SenderState = field(default_factory=SenderState)
     playlist: PlaylistState = field(default_factory=PlaylistState)
+    update: UpdateState = field(default_factory=UpdateState)
     services: frozenset[str] = frozenset()
 
     @property

@@ -19,6 +19,7 @@ from .errors import LpecProtocolError
 from .idarray import parse_base64_ids, parse_json_ids
 from .model import DeviceState
 from .services import Service
+from .software import parse_software_status
 from .sources import parse_source_xml
 
 _LOGGER = logging.getLogger(__name__)
@@ -109,6 +110,8 @@ _PLAYLIST: Table = {
     "Repeat": ("repeat", parse_bool),
 }
 
+_UPDATE: Table = {"SoftwareStatus": ("software", parse_software_status)}
+
 
 def _time_hook(changes: dict[str, Any]) -> None:
     if "seconds" in changes:
@@ -135,6 +138,7 @@ _SERVICES: dict[Service, tuple[str, Table, Callable[[dict[str, Any]], None]]] = 
     Service.RECEIVER: ("receiver", _RECEIVER, _no_hook),
     Service.SENDER: ("sender", _SENDER, _sender_hook),
     Service.PLAYLIST: ("playlist", _PLAYLIST, _no_hook),
+    Service.UPDATE: ("update", _UPDATE, _no_hook),
 }
 
 

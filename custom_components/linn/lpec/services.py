@@ -18,6 +18,7 @@ class Service(StrEnum):
     RADIO = "Ds/Radio"
     RECEIVER = "Ds/Receiver"
     SENDER = "Ds/Sender"
+    UPDATE = "Ds/Update"
 
     @property
     def short_name(self) -> str:
