@@ -204,8 +204,24 @@ def test_valid_config_passes(
 @pytest.mark.parametrize("yaml_name", ["linn-remote.yaml", "linn-remote-sim.yaml"])
 def test_repository_yaml_is_valid(config_copy: Path, yaml_name: str) -> None:
     res = run_esphome("config", str(config_copy / yaml_name))
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert "Configuration is valid!" in res.stdout + res.stderr
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "Configuration is valid!" in out
+    # the pin table avoids strapping and USB pins: ESPHome warns about neither
+    warnings = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert not [w for w in warnings if "strapping" in w.lower() or "USB" in w], warnings
+
+
+def test_strapping_pin_warning_is_detected(config_copy: Path, tmp_path: Path) -> None:
+    """Control for the check above: a strapping pin does produce the warning."""
+    conf = _build(config_copy, "c6", _remote(wake_pins=["GPIO4"]))
+    path = tmp_path / "strapping.yaml"
+    path.write_text(yaml.safe_dump(conf, sort_keys=False))
+    res = run_esphome("config", str(path))
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    warnings = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert [w for w in warnings if "GPIO4" in w and "strapping" in w.lower()], warnings
 
 
 def test_device_yaml_generates_component_setup(config_copy: Path) -> None:
