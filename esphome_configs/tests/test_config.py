@@ -323,7 +323,7 @@ def test_documented_git_source_is_accepted() -> None:
             {
                 "source": {
                     "type": "git",
-                    "url": "https://github.com/OWNER/linn-home-assistant",
+                    "url": "https://github.com/linn-for-home-assistant/linn-ha",
                     "ref": "main",
                     "path": "esphome_configs/components",
                 },

@@ -12,7 +12,7 @@ import esphome.config_validation as cv
 from esphome.const import CONF_ID, CONF_NUMBER, CONF_TRIGGER_ID
 from esphome.core import TimePeriod
 
-CODEOWNERS = ["@linn-home-assistant"]
+CODEOWNERS = ["@linn-for-home-assistant"]
 DEPENDENCIES = ["api", "display", "font"]
 
 CONF_ENTITY_ID = "entity_id"
