@@ -13,6 +13,7 @@ from homeassistant.components.media_player import (
 )
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
+from homeassistant.core_config import async_process_ha_core_config
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
@@ -147,3 +148,23 @@ async def test_unknown_browse_id_is_an_error(
     )
     response = await client.receive_json()
     assert response["success"] is False
+
+
+async def test_play_ha_media_resolves_and_signs_the_url(
+    hass: HomeAssistant, emulator: LinnEmulator, media_dir: Path
+) -> None:
+    await async_process_ha_core_config(hass, {"internal_url": "http://192.0.2.20:8123"})
+    await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_PLAY_MEDIA,
+        {
+            ATTR_ENTITY_ID: ENTITY_ID,
+            ATTR_MEDIA_CONTENT_TYPE: "music",
+            ATTR_MEDIA_CONTENT_ID: "media-source://media_source/local/Jóga (live).flac",
+        },
+        blocking=True,
+    )
+    current = next(e for e in emulator.state.playlist if e.id == emulator.state.playlist_id)
+    # an absolute URL the streamer can fetch, with Home Assistant's signature
+    assert current.track.uri.startswith("http://192.0.2.20:8123/media/local/")
+    assert "authSig=" in current.track.uri
