@@ -86,27 +86,29 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
         self._identity: DeviceIdentity | None = None
 
     async def _async_try(
-        self, host: str, port: int, errors: dict[str, str]
-    ) -> DeviceIdentity | None:
+        self, user_input: dict[str, Any], errors: dict[str, str]
+    ) -> tuple[str, int, DeviceIdentity | None]:
+        """Check the entered address; on success the flow's unique id is the device UDN."""
+        host: str = user_input[CONF_HOST].strip()
+        port: int = user_input[CONF_PORT]
         if not valid_host(host):
             errors[CONF_HOST] = "invalid_host"
-            return None
+            return host, port, None
         try:
-            return await async_identify(host, port)
+            identity = await async_identify(host, port)
         except LpecError as err:
             _LOGGER.debug("Cannot reach a Linn at %s:%s: %s", host, port, err)
             errors["base"] = "cannot_connect"
-            return None
+            return host, port, None
+        await self.async_set_unique_id(identity.udn, raise_on_progress=False)
+        return host, port, identity
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Manual entry: host and port."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            host = user_input[CONF_HOST].strip()
-            port = user_input[CONF_PORT]
-            identity = await self._async_try(host, port, errors)
+            host, port, identity = await self._async_try(user_input, errors)
             if identity is not None:
-                await self.async_set_unique_id(identity.udn, raise_on_progress=False)
                 self._abort_if_unique_id_configured(updates={CONF_HOST: host, CONF_PORT: port})
                 return self.async_create_entry(
                     title=identity.room, data={CONF_HOST: host, CONF_PORT: port}
@@ -161,11 +163,8 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
-            host = user_input[CONF_HOST].strip()
-            port = user_input[CONF_PORT]
-            identity = await self._async_try(host, port, errors)
+            host, port, identity = await self._async_try(user_input, errors)
             if identity is not None:
-                await self.async_set_unique_id(identity.udn, raise_on_progress=False)
                 self._abort_if_unique_id_mismatch(reason="wrong_device")
                 return self.async_update_reload_and_abort(
                     entry, data_updates={CONF_HOST: host, CONF_PORT: port}
