@@ -115,10 +115,11 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
     def _on_device_change(self, changed: frozenset[str]) -> None:
         if changed & {"Receiver", "Sender"}:
             async_dispatcher_send(self.hass, SIGNAL_GROUPS_CHANGED)
-        if changed == frozenset({"Time"}) and not self._track_position(force=False):
-            return  # normal playback progress: HA extrapolates, no state write
-        if "Time" in changed:
-            self._track_position(force=False)
+        if changed == frozenset({"Time"}):
+            if not self._track_position(force=False):
+                return  # normal playback progress: HA extrapolates, no state write
+        else:  # e.g. paused or a new track: the last reported second is exact now
+            self._track_position(force=True)
         self.async_write_ha_state()
 
     def _track_position(self, *, force: bool) -> bool:

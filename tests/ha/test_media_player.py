@@ -309,3 +309,23 @@ async def test_device_without_volume_has_no_volume_features(
         assert not features & (Feature.VOLUME_SET | Feature.VOLUME_MUTE | Feature.VOLUME_STEP)
         assert hass.states.get(entity_id).attributes.get(ATTR_MEDIA_VOLUME_LEVEL) is None
         assert await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def test_position_is_written_on_seek_not_every_second(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    emulator.tick_interval = 1.0  # real time, as a device: one Seconds event per second
+    await call(hass, SERVICE_MEDIA_PLAY)
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PLAYING)
+    written = hass.states.get(ENTITY_ID).last_updated
+    start = emulator.state.seconds
+    # two ticks of normal progress write nothing
+    await wait_for(lambda: emulator.state.seconds >= start + 2, timeout=4)
+    await hass.async_block_till_done()
+    assert hass.states.get(ENTITY_ID).last_updated == written
+
+    emulator.panel.seek(200)
+    await wait_for(lambda: attr(hass, "media_position") in (200, 201))
+    emulator.panel.pause()
+    await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PAUSED)
+    assert attr(hass, "media_position") == emulator.state.seconds
