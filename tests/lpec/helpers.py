@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+import socket
+import struct
 from typing import Any
 
 # Small values so faults are detected and repaired in well under a second.
@@ -29,3 +31,89 @@ def assert_no_lpec_tasks() -> None:
     """After close(), none of the library's tasks (all named lpec-*) may be left."""
     left = [t for t in asyncio.all_tasks() if t.get_name().startswith("lpec-") and not t.done()]
     assert not left, left
+
+
+PEER_UDN = "4c494e4e-0050-c221-71e5-df000003013f"
+GREETING = f"ALIVE Ds {PEER_UDN}\r\nALIVE MediaRenderer {PEER_UDN}-mr\r\n".encode()
+
+
+class ScriptedPeer:
+    """A TCP peer playing a script, for device answers the emulator cannot produce.
+
+    On connect it writes `greeting`; then `hangup` ("close": FIN, "reset": RST) ends the
+    connection at once, else each received line (stripped) goes to `answer`, whose
+    return value (raw text, line endings included) is written back when not None.
+    """
+
+    def __init__(
+        self,
+        answer: Callable[[str], str | None] = lambda _line: None,
+        *,
+        greeting: bytes = GREETING,
+        hangup: str | None = None,
+    ) -> None:
+        self.answer = answer
+        self.greeting = greeting
+        self.hangup = hangup
+        self.received: list[str] = []
+        self.connections = 0
+        self.ended = asyncio.Event()
+        """Set when a client closed its end (EOF or reset)."""
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+
+    async def __aenter__(self) -> ScriptedPeer:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._server is not None
+        self._server.close()
+        for writer in self._writers:
+            writer.transport.abort()
+        await self._server.wait_closed()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    def write_all(self, text: str) -> None:
+        """Write to every open connection."""
+        for writer in self._writers:
+            if not writer.is_closing():
+                writer.write(text.encode())
+
+    def reset_all(self) -> None:
+        """Abort every connection with a TCP RST."""
+        for writer in self._writers:
+            reset(writer)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        self.connections += 1
+        writer.write(self.greeting)
+        if self.hangup == "close":
+            await writer.drain()
+            writer.close()
+            return
+        if self.hangup == "reset":
+            await writer.drain()
+            reset(writer)
+            return
+        try:
+            while line := await reader.readline():
+                text = line.decode().strip()
+                self.received.append(text)
+                if (reply := self.answer(text)) is not None:
+                    writer.write(reply.encode())
+        except ConnectionError:
+            pass
+        self.ended.set()
+
+
+def reset(writer: asyncio.StreamWriter) -> None:
+    """Close with RST (SO_LINGER 0) instead of FIN."""
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()

@@ -24,6 +24,7 @@ from custom_components.linn.lpec.codec import (
     format_event,
     format_response,
     format_subscribe,
+    format_unsubscribe,
     parse_bool,
     parse_client_line,
     parse_device_line,
@@ -188,6 +189,29 @@ def test_client_lines() -> None:
     assert format_subscribe("Ds/Volume") == "SUBSCRIBE Ds/Volume"
     line = format_action("Ds/Product", 2, "SetSourceBySystemName", ['TV & "Arc"'])
     assert line == 'ACTION Ds/Product 2 SetSourceBySystemName "TV &amp; &quot;Arc&quot;"'
+
+
+def test_client_line_edge_cases() -> None:
+    assert parse_client_line("   ") is None
+    for version in ("0", "-1", "x"):
+        with pytest.raises(LpecProtocolError) as err:
+            parse_client_line(f"ACTION Ds/Product {version} Standby")
+        assert err.value.code == 104
+    assert format_unsubscribe() == "UNSUBSCRIBE"
+    assert format_unsubscribe(49) == "UNSUBSCRIBE 49"
+    assert format_unsubscribe("Ds/Volume") == "UNSUBSCRIBE Ds/Volume"
+    assert parse_client_line(format_unsubscribe("Ds/Volume")) == UnsubscribeRequest(
+        path="Ds/Volume"
+    )
+
+
+def test_trailing_backslash_survives_quoting() -> None:
+    """A value ending in a backslash must not escape the closing quote."""
+    line = format_action("Ds/Product", 1, "SetRoom", ["C:\\", "next"])
+    request = parse_client_line(line)
+    assert isinstance(request, ActionRequest)
+    assert request.args == ("C:\\", "next")
+    assert escape("a\\").endswith("&#92;")
 
 
 def test_tokenize_unknown_entity_left_alone() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from hypothesis import given, strategies as st
+import pytest
 
 from custom_components.linn.lpec.didl import (
     EMPTY_METADATA,
@@ -15,7 +17,8 @@ from custom_components.linn.lpec.didl import (
 )
 from custom_components.linn.lpec.idarray import parse_base64_ids, parse_json_ids
 from custom_components.linn.lpec.lists import parse_channel_list, parse_pin_list
-from custom_components.linn.lpec.model import DeviceState
+from custom_components.linn.lpec.model import DeviceState, TimeState
+from custom_components.linn.lpec.ratelimit import RateLimitedLog
 from custom_components.linn.lpec.reducers import apply_event
 from custom_components.linn.lpec.services import Service
 from custom_components.linn.lpec.sources import parse_source_xml
@@ -135,6 +138,26 @@ def test_parse_channel_list() -> None:
     assert preset.title == "Bridge Over Troubled Water"
 
 
+def test_malformed_pin_lists_give_only_the_usable_pins() -> None:
+    assert parse_pin_list('{"id": 1}') == ()  # an object, not a list
+    assert parse_pin_list("null") == ()
+    pins = parse_pin_list('[7, "x", null, {"id": true}, {"id": "3"}, {"id": 4, "title": 5}]')
+    assert [(p.id, p.title) for p in pins] == [(4, "")]  # non-string fields become ""
+
+
+def test_malformed_channel_lists_skip_bad_entries() -> None:
+    xml = (
+        '<ChannelList xmlns="urn:x"><Comment>ignore me</Comment>'
+        "<Entry><Id>seven</Id></Entry>"
+        "<Entry><Metadata /></Entry>"
+        "<Entry><Id>2</Id><Uri>http://r/2</Uri></Entry></ChannelList>"
+    )
+    (preset,) = parse_channel_list(xml)
+    assert (preset.id, preset.uri) == (2, "http://r/2")
+    assert parse_channel_list("<ChannelList><Entry>") == ()
+    assert parse_channel_list("") == ()
+
+
 def test_reducer_product_and_unchanged_state_is_same_object() -> None:
     state = apply_event(
         DeviceState(),
@@ -175,3 +198,39 @@ def test_reducer_sender_uri_from_metadata() -> None:
 def test_volume_ceiling() -> None:
     state = apply_event(DeviceState(), Service.VOLUME, {"VolumeMax": "100", "VolumeLimit": "80"})
     assert state.volume.ceiling == 80
+
+
+def test_position_without_a_timestamp_is_the_raw_seconds() -> None:
+    assert TimeState().position() is None
+    assert TimeState(seconds=12).position(now=100.0) == 12
+    assert TimeState(seconds=12, seconds_updated_at=90.0).position(now=100.0) == 22
+    assert TimeState(seconds=12, seconds_updated_at=110.0).position(now=100.0) == 12
+
+
+def test_source_xml_skips_other_elements() -> None:
+    xml = (
+        "<SourceXml><Comment>x</Comment><Source><Name>Radio</Name><Type>Radio</Type>"
+        "</Source></SourceXml>"
+    )
+    (source,) = parse_source_xml(xml)
+    assert (source.index, source.system_name, source.type, source.visible) == (
+        0,
+        "Radio",
+        "Radio",
+        True,
+    )
+
+
+def test_rate_limited_log_counts_what_it_suppressed(caplog: pytest.LogCaptureFixture) -> None:
+    log = RateLimitedLog(logging.getLogger("tests.lpec.ratelimit"), interval=0.05)
+    with caplog.at_level(logging.WARNING, logger="tests.lpec.ratelimit"):
+        log.warning("bad %s", 1)
+        log.warning("bad %s", 2)
+        log.warning("bad %s", 3)
+        time.sleep(0.06)
+        log.warning("bad %s", 4)
+    assert [r.getMessage() for r in caplog.records] == [
+        "bad 1",
+        "(2 similar messages suppressed)",
+        "bad 4",
+    ]

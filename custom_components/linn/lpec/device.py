@@ -132,10 +132,7 @@ class LinnDevice:
 
     def on_event(self, path: str, event: Event) -> None:
         """Apply an event to the state and tell the listeners."""
-        try:
-            service = Service(path)
-        except ValueError:
-            return
+        service = Service(path)  # the session only subscribes to Service paths
         new_state = apply_event(self._state, service, event.variables)
         if new_state is self._state:
             return

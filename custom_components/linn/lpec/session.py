@@ -79,6 +79,7 @@ class LpecSession:
         self._supervisor: asyncio.Task[None] | None = None
         self._opener: asyncio.Task[LpecConnection] | None = None
         self._revoked: set[str] = set()
+        self._resubscribing = asyncio.Lock()
         self._initial_seen: set[str] = set()
         self._initial_event = asyncio.Event()
         self.present: frozenset[str] = frozenset()
@@ -160,6 +161,8 @@ class LpecSession:
         try:
             await conn.settle(self._settle_timeout)
             self._initial_seen.clear()
+            # From here on a revocation concerns this connection: _install() repairs it.
+            self._revoked.clear()
             present, absent = await self._subscribe_all(conn)
             await self._wait_initial_state(present)
         except BaseException:
@@ -206,11 +209,12 @@ class LpecSession:
     def _install(self, conn: LpecConnection) -> None:
         self._conn = conn
         self._lost.clear()
-        self._revoked.clear()
         self._backoff.reset()
         self._ready.set()
         self._spawn(self._keepalive(conn), "lpec-keepalive")
         self._set_available(True)
+        if self._revoked:  # revoked while connecting, when nothing could resubscribe
+            self._schedule_resubscribe(0.0)
 
     async def _supervise(self) -> None:
         while not self._closing:
@@ -364,19 +368,22 @@ class LpecSession:
 
     async def _resubscribe(self, conn: LpecConnection, delay: float) -> None:
         await asyncio.sleep(delay)
+        # One at a time: two tasks sending SUBSCRIBE for one path would get ERROR 401.
+        async with self._resubscribing:
+            await self._resubscribe_revoked(conn)
+
+    async def _resubscribe_revoked(self, conn: LpecConnection) -> None:
         for path in sorted(self._revoked):
             if conn.closed:
                 return
-            if path in conn.subscriptions.values():
-                self._revoked.discard(path)
-                continue
             if path.partition("/")[0] not in conn.alive:
                 continue  # resubscribed when the sub-device says ALIVE
             try:
                 reply = await self._subscribe(conn, path)
             except LpecError as err:
-                _LOGGER.debug("Resubscribe to %s failed: %s", path, err)
-                continue
+                # No usable ack (a late one would carry an id we never registered): start over.
+                conn.abort(LpecConnectionError(f"resubscribing to {path} failed: {err}"))
+                return
             if isinstance(reply, Subscribed):
                 self._revoked.discard(path)
             elif reply.code == ALREADY_SUBSCRIBED:

@@ -1,0 +1,211 @@
+"""LpecConnection: the greeting, resets, the command slot and its listener contract."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from custom_components.linn.lpec import (
+    LinnDevice,
+    LpecConnectionError,
+    LpecSession,
+    LpecTimeoutError,
+)
+from custom_components.linn.lpec.codec import Event, Response, format_action
+from custom_components.linn.lpec.connection import MAX_LINE_BYTES, LpecConnection
+from linn_emulator import LinnEmulator
+from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer, wait_for
+
+
+class Listener:
+    """A ConnectionListener that records what the connection reports."""
+
+    def __init__(self) -> None:
+        self.closed: list[LpecConnectionError] = []
+        self.alive: list[str] = []
+        self.revoked: list[str] = []
+
+    def on_alive(self, device: str, udn: str) -> None:
+        self.alive.append(device)
+
+    def on_byebye(self, device: str, udn: str) -> None:
+        """Nothing to record."""
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Nothing to record."""
+
+    def on_revoked(self, path: str) -> None:
+        self.revoked.append(path)
+
+    def on_closed(self, error: LpecConnectionError) -> None:
+        self.closed.append(error)
+
+
+def deadline(seconds: float) -> float:
+    return asyncio.get_running_loop().time() + seconds
+
+
+STANDBY = format_action("Ds/Product", 1, "Standby")
+
+
+# --- before ALIVE -----------------------------------------------------------------
+
+
+async def test_noise_before_alive_is_skipped() -> None:
+    """Garbage, blank lines and other messages before ALIVE Ds do not stop the open."""
+    greeting = (
+        b'EVENT 1 "unterminated\r\n\r\nERROR 101 "Command not recognised"\r\n'
+        b"ALIVE MediaRenderer x\r\n" + GREETING
+    )
+    async with ScriptedPeer(
+        lambda line: "RESPONSE\r\n" if line else None, greeting=greeting
+    ) as peer:
+        listener = Listener()
+        async with asyncio.timeout(2):
+            conn = await LpecConnection.open("127.0.0.1", peer.port, listener)
+            try:
+                assert conn.alive["Ds"] == PEER_UDN
+                assert await conn.request(STANDBY, Response, deadline(1)) == Response(())
+                # ALIVE lines after the Ds one reach the reader (and the listener).
+                assert conn.alive["MediaRenderer"] == f"{PEER_UDN}-mr"
+                assert listener.alive == ["MediaRenderer"]
+            finally:
+                await conn.close()
+        assert len(listener.closed) == 1
+
+
+@pytest.mark.parametrize(
+    ("greeting", "hangup", "message"),
+    [
+        (b"", "close", "closed the connection before ALIVE"),
+        (b"ALIVE MediaRenderer x\r\n", "reset", "connection lost while waiting for ALIVE"),
+        (b"x" * (MAX_LINE_BYTES + 10), None, "oversized line while waiting for ALIVE"),
+    ],
+    ids=["eof", "reset", "oversized"],
+)
+async def test_no_alive_fails_connect(greeting: bytes, hangup: str | None, message: str) -> None:
+    async with ScriptedPeer(greeting=greeting, hangup=hangup) as peer:
+        device = LinnDevice("127.0.0.1", peer.port, **FAST)
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecConnectionError, match=message):
+                await device.connect()
+        await device.close()
+        assert not device.available
+
+
+# --- after ALIVE ------------------------------------------------------------------
+
+
+async def test_reset_by_the_device_fails_the_command_in_flight() -> None:
+    """A TCP RST (not a FIN): the command in flight fails, close() does not raise."""
+    async with ScriptedPeer(lambda line: None) as peer:
+        listener = Listener()
+        conn = await LpecConnection.open("127.0.0.1", peer.port, listener)
+        request = asyncio.create_task(conn.request(STANDBY, Response, deadline(2)))
+        await wait_for(lambda: STANDBY in peer.received)
+        peer.reset_all()
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecConnectionError, match="connection lost"):
+                await request
+            await conn.close()  # wait_closed() raises ConnectionResetError: swallowed
+        assert conn.closed
+        assert len(listener.closed) == 1
+        assert str(listener.closed[0]).startswith("connection lost")
+
+
+async def test_on_closed_is_called_once_and_a_failing_listener_is_contained(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Failing(Listener):
+        def on_closed(self, error: LpecConnectionError) -> None:
+            super().on_closed(error)
+            raise RuntimeError("listener bug")
+
+    async with ScriptedPeer(lambda line: None) as peer:
+        listener = Failing()
+        conn = await LpecConnection.open("127.0.0.1", peer.port, listener)
+        request = asyncio.create_task(conn.request(STANDBY, Response, deadline(2)))
+        await wait_for(lambda: STANDBY in peer.received)
+        with caplog.at_level(logging.ERROR, logger="custom_components.linn.lpec"):
+            async with asyncio.timeout(2):
+                await conn.close()
+                with pytest.raises(LpecConnectionError, match="connection closed"):
+                    await request
+                await conn.close()  # a second close is a no-op
+                conn.abort(LpecConnectionError("again"))  # so is a later abort
+        assert len(listener.closed) == 1
+        assert "Connection listener failed" in caplog.text
+        with pytest.raises(LpecConnectionError, match="closed"):
+            await conn.request(STANDBY, Response, deadline(1))
+
+
+async def test_blank_lines_and_unknown_unsubscribe_are_ignored(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    changes: list[bool] = []
+    device.add_availability_listener(changes.append)
+    subscriptions = emu.subscriptions
+    emu.faults.send_raw("")
+    emu.faults.send_raw("UNSUBSCRIBE 999")  # no such subscription: not a revocation
+    emu.panel.set_volume(47)
+    await wait_for(lambda: device.state.volume.volume == 47)
+    await device.set_volume(48)
+    assert emu.state.volume == 48
+    assert changes == []
+    assert emu.subscriptions == subscriptions
+
+
+# --- the command slot -------------------------------------------------------------
+
+
+async def test_queued_command_times_out_waiting_for_the_slot(emu: LinnEmulator) -> None:
+    """A command queued behind a slow one fails at its own deadline, unsent."""
+
+    class Quiet:
+        def on_event(self, path: str, event: Event) -> None:
+            """Not needed."""
+
+        def on_availability(self, available: bool) -> None:
+            """Not needed."""
+
+    session = LpecSession("127.0.0.1", emu.port, ["Ds/Volume"], Quiet(), **FAST)
+    await session.connect()
+    try:
+        emu.faults.response_delay = 0.4
+        slow = asyncio.create_task(session.action("Ds/Volume", 1, "SetVolume", ["3"]))
+        await wait_for(lambda: bool(emu.actions) and emu.actions[-1].action == "SetVolume")
+        async with asyncio.timeout(1):
+            with pytest.raises(LpecTimeoutError, match="waiting for the command slot"):
+                await session.action("Ds/Volume", 1, "SetMute", ["true"], action_timeout=0.1)
+            await slow
+        assert [a.action for a in emu.actions].count("SetMute") == 0
+        assert emu.state.volume == 3
+        assert emu.state.mute is False
+    finally:
+        emu.faults.response_delay = 0
+        await session.close()
+
+
+async def test_too_many_unanswered_commands_kill_the_connection(emu: LinnEmulator) -> None:
+    """Past 8 owed replies the stream cannot be trusted: the connection is aborted."""
+    listener = Listener()
+    conn = await LpecConnection.open("127.0.0.1", emu.port, listener)
+    try:
+        await conn.settle(0.05)
+        emu.faults.half_open(True)
+        for _ in range(8):
+            with pytest.raises(LpecTimeoutError):
+                await conn.request(STANDBY, Response, deadline(0.02))
+            assert not conn.closed
+        assert conn.suspect.is_set()
+        with pytest.raises(LpecTimeoutError):
+            await conn.request(STANDBY, Response, deadline(0.02))
+        assert conn.closed
+        with pytest.raises(LpecConnectionError, match="closed"):
+            await conn.request(STANDBY, Response, deadline(0.02))
+        assert [str(err) for err in listener.closed] == ["device stopped answering commands"]
+    finally:
+        emu.faults.half_open(False)
+        await conn.close()

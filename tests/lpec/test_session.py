@@ -1,0 +1,543 @@
+"""LpecSession edge cases: connect/close phases, subscribe failures, revocations, keepalive."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+import logging
+
+import pytest
+
+from custom_components.linn.lpec import (
+    LinnDevice,
+    LpecConnectionError,
+    LpecProtocolError,
+    LpecSession,
+    LpecTimeoutError,
+    LpecUnsupportedError,
+    Service,
+)
+from custom_components.linn.lpec.codec import Event
+from linn_emulator import LinnEmulator
+from tests.lpec.helpers import FAST, PEER_UDN, ScriptedPeer, assert_no_lpec_tasks, wait_for
+
+PRODUCT_STATE = 'SUBSCRIBE 1\r\nEVENT 1 0 ProductRoom "Den" Standby "false"\r\n'
+
+
+def product_only(**overrides: str | None) -> Callable[[str], str | None]:
+    """A device with only Ds/Product; `overrides` maps a received line to its answer."""
+
+    def answer(line: str) -> str | None:
+        if line in overrides:
+            return overrides[line]
+        if not line:
+            return None  # blank lines are ignored, as ohNet does
+        if line == "SUBSCRIBE Ds/Product":
+            return PRODUCT_STATE
+        if line.startswith("SUBSCRIBE "):
+            return 'ERROR 103 "Service not found"\r\n'
+        return "RESPONSE\r\n"
+
+    return answer
+
+
+class Recorder:
+    """A SessionHandler that records what the session reports."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Event]] = []
+        self.availability: list[bool] = []
+
+    def on_event(self, path: str, event: Event) -> None:
+        self.events.append((path, event))
+
+    def on_availability(self, available: bool) -> None:
+        self.availability.append(available)
+
+
+def lpec_tasks(name: str) -> list[asyncio.Task[object]]:
+    return [t for t in asyncio.all_tasks() if t.get_name() == name and not t.done()]
+
+
+# --- connect and close ------------------------------------------------------------
+
+
+async def test_connect_twice_is_one_session_and_close_is_final(emu: LinnEmulator) -> None:
+    device = LinnDevice("127.0.0.1", emu.port, **FAST)
+    async with asyncio.timeout(3):
+        await device.connect()
+        await device.connect()  # no second TCP session, no second supervisor
+        assert emu.sessions == 1
+        assert len(lpec_tasks("lpec-supervisor")) == 1
+        await device.close()
+        with pytest.raises(LpecConnectionError, match="closed"):
+            await device.connect()
+    await wait_for(lambda: emu.sessions == 0)
+    assert_no_lpec_tasks()
+
+
+async def test_cancelled_connect_leaves_nothing_behind_and_can_be_retried(
+    emu: LinnEmulator,
+) -> None:
+    emu.faults.half_open(True)  # TCP accepted, no ALIVE: connect waits
+    device = LinnDevice("127.0.0.1", emu.port, **{**FAST, "connect_timeout": 5.0})
+    connect = asyncio.create_task(device.connect())
+    await wait_for(lambda: bool(lpec_tasks("lpec-connect")))
+    connect.cancel()
+    async with asyncio.timeout(1):
+        with pytest.raises(asyncio.CancelledError):
+            await connect
+        await wait_for(lambda: not lpec_tasks("lpec-connect") and not lpec_tasks("lpec-reader"))
+    emu.faults.half_open(False)
+    try:
+        async with asyncio.timeout(3):
+            await device.connect()
+        assert device.available
+        await device.set_volume(9)
+        assert emu.state.volume == 9
+    finally:
+        await device.close()
+    assert_no_lpec_tasks()
+
+
+async def test_close_as_the_handshake_completes_discards_the_connection(
+    emu: LinnEmulator,
+) -> None:
+    """close() runs after the connection is ready but before connect() resumes.
+
+    The opener's done callback runs before connect() is woken, and an eagerly started
+    close() completes synchronously (nothing to await yet), so this is the window.
+    """
+    device = LinnDevice("127.0.0.1", emu.port, **FAST)
+    loop = asyncio.get_running_loop()
+    closers: list[asyncio.Task[None]] = []
+    connect = asyncio.create_task(device.connect())
+    await wait_for(lambda: bool(lpec_tasks("lpec-connect")))
+    (opener,) = lpec_tasks("lpec-connect")
+    opener.add_done_callback(
+        lambda _t: closers.append(asyncio.Task(device.close(), loop=loop, eager_start=True))
+    )
+    async with asyncio.timeout(3):
+        with pytest.raises(LpecConnectionError, match="session is closed"):
+            await connect
+        await asyncio.gather(*closers)
+        await wait_for(lambda: emu.sessions == 0)
+    (closer,) = closers
+    assert closer.done()
+    assert not device.available
+    assert_no_lpec_tasks()
+
+
+# --- subscribing ------------------------------------------------------------------
+
+
+async def test_unanswered_subscribe_fails_connect_with_the_command_timeout() -> None:
+    async with ScriptedPeer(product_only(**{"SUBSCRIBE Ds/Product": None})) as peer:
+        session = LpecSession(
+            "127.0.0.1",
+            peer.port,
+            ["Ds/Product"],
+            Recorder(),
+            **{**FAST, "action_timeout": 0.2, "connect_timeout": 2.0},
+        )
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecTimeoutError, match="SUBSCRIBE Ds/Product"):
+                await session.connect()
+            await peer.ended.wait()  # the half-subscribed connection is closed
+        await session.close()
+    assert_no_lpec_tasks()
+
+
+async def test_slow_subscribing_fails_connect_with_the_connect_timeout() -> None:
+    async with ScriptedPeer(product_only(**{"SUBSCRIBE Ds/Product": None})) as peer:
+        session = LpecSession(
+            "127.0.0.1",
+            peer.port,
+            ["Ds/Product"],
+            Recorder(),
+            **{**FAST, "action_timeout": 2.0, "connect_timeout": 0.2},
+        )
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecTimeoutError, match="subscribing to its services took too long"):
+                await session.connect()
+            await peer.ended.wait()
+        await session.close()
+    assert_no_lpec_tasks()
+
+
+async def test_response_to_subscribe_is_a_protocol_error() -> None:
+    async with ScriptedPeer(product_only(**{"SUBSCRIBE Ds/Product": "RESPONSE\r\n"})) as peer:
+        session = LpecSession("127.0.0.1", peer.port, ["Ds/Product"], Recorder(), **FAST)
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecProtocolError, match="RESPONSE to SUBSCRIBE"):
+                await session.connect()
+            await peer.ended.wait()
+        await session.close()
+
+
+async def test_first_command_error_after_an_ignored_blank_line_is_retried() -> None:
+    """Firmware that ignores the blank line still fails the first command: retry it once."""
+    first = [True]
+
+    def answer(line: str) -> str | None:
+        if line and first[0]:
+            first[0] = False
+            return 'ERROR 101 "Command not recognised"\r\n'
+        return product_only()(line)
+
+    async with ScriptedPeer(answer) as peer:
+        device = LinnDevice("127.0.0.1", peer.port, **FAST, services=(Service.PRODUCT,))
+        async with asyncio.timeout(3):
+            await device.connect()
+        try:
+            assert peer.received[:3] == ["", "SUBSCRIBE Ds/Product", "SUBSCRIBE Ds/Product"]
+            assert device.state.services == frozenset({"Product"})
+            assert device.state.product.room == "Den"
+        finally:
+            await device.close()
+
+
+async def test_subscription_refused_by_the_device_is_absent_and_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with LinnEmulator(port=0, tick_interval=0.05, max_subscriptions=3) as emu:
+        device = LinnDevice("127.0.0.1", emu.port, **FAST)
+        with caplog.at_level(logging.WARNING, logger="custom_components.linn.lpec"):
+            async with asyncio.timeout(3):
+                await device.connect()
+        try:
+            assert device.state.services == frozenset({"Product", "Volume", "Transport"})
+            assert "Cannot subscribe to Ds/Info" in caplog.text
+            assert "402" in caplog.text
+            with pytest.raises(LpecUnsupportedError):
+                await device.invoke_pin(1)
+            await device.set_volume(12)
+            assert emu.state.volume == 12
+        finally:
+            await device.close()
+
+
+async def test_missing_initial_event_does_not_fail_connect(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A SUBSCRIBE ack without EVENT 0: connect waits action_timeout, warns, goes on."""
+    answer = product_only(**{"SUBSCRIBE Ds/Product": "SUBSCRIBE 1\r\n"})
+    async with ScriptedPeer(answer) as peer:
+        device = LinnDevice(
+            "127.0.0.1", peer.port, **{**FAST, "action_timeout": 0.2}, services=(Service.PRODUCT,)
+        )
+        with caplog.at_level(logging.WARNING, logger="custom_components.linn.lpec"):
+            async with asyncio.timeout(2):
+                await device.connect()
+        try:
+            assert "No initial state" in caplog.text
+            assert "Ds/Product" in caplog.text
+            assert device.available
+            assert device.state.services == frozenset({"Product"})
+            peer.write_all('EVENT 1 1 ProductRoom "Late"\r\n')
+            await wait_for(lambda: device.state.product.room == "Late")
+        finally:
+            await device.close()
+
+
+# --- commands ---------------------------------------------------------------------
+
+
+async def test_action_before_connect_raises(emu: LinnEmulator) -> None:
+    session = LpecSession("127.0.0.1", emu.port, ["Ds/Product"], Recorder(), **FAST)
+    with pytest.raises(LpecConnectionError, match="call connect"):
+        await session.action("Ds/Product", 1, "Standby")
+    assert emu.sessions == 0
+
+
+async def test_subscribe_ack_as_action_reply_is_a_protocol_error() -> None:
+    answer = product_only(**{"ACTION Ds/Product 1 Standby": "SUBSCRIBE 7\r\n"})
+    async with ScriptedPeer(answer) as peer:
+        session = LpecSession("127.0.0.1", peer.port, ["Ds/Product"], Recorder(), **FAST)
+        async with asyncio.timeout(2):
+            await session.connect()
+            try:
+                with pytest.raises(LpecProtocolError, match="unexpected reply"):
+                    await session.action("Ds/Product", 1, "Standby")
+                assert await session.action("Ds/Product", 1, "Room") == ()
+            finally:
+                await session.close()
+
+
+async def test_failing_availability_handler_does_not_break_the_session(
+    emu: LinnEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Failing(Recorder):
+        def on_availability(self, available: bool) -> None:
+            super().on_availability(available)
+            raise RuntimeError("handler bug")
+
+    handler = Failing()
+    session = LpecSession("127.0.0.1", emu.port, ["Ds/Product", "Ds/Volume"], handler, **FAST)
+    with caplog.at_level(logging.ERROR, logger="custom_components.linn.lpec"):
+        async with asyncio.timeout(3):
+            await session.connect()
+            assert session.available
+            emu.faults.drop_connections()
+            await wait_for(lambda: handler.availability == [True, False, True])
+            assert session.available
+            await session.action("Ds/Volume", 1, "SetVolume", ["14"])
+        await session.close()
+    assert emu.state.volume == 14
+    assert "Availability handler failed" in caplog.text
+    assert handler.availability == [True, False, True, False]
+
+
+# --- liveness ---------------------------------------------------------------------
+
+
+async def test_byebye_then_alive_without_revocation_keeps_the_connection(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    changes: list[bool] = []
+    device.add_availability_listener(changes.append)
+    subscriptions = emu.subscriptions
+    emu.faults.send_raw(f"BYEBYE Ds {emu.udn}")
+    await wait_for(lambda: changes == [False])
+    emu.faults.send_raw(f"ALIVE Ds {emu.udn}")
+    await wait_for(lambda: changes == [False, True])
+    assert emu.sessions == 1
+    assert emu.subscriptions == subscriptions  # no resubscribe, no reconnect
+    emu.panel.set_volume(41)
+    await wait_for(lambda: device.state.volume.volume == 41)
+
+
+async def test_keepalive_in_flight_when_the_connection_drops(
+    emu: LinnEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The probe fails with the connection: its task ends quietly, the session reconnects."""
+    device = LinnDevice("127.0.0.1", emu.port, **{**FAST, "keepalive_interval": 0.1})
+    await device.connect()
+    changes: list[bool] = []
+    device.add_availability_listener(changes.append)
+    try:
+        with caplog.at_level(logging.ERROR, logger="custom_components.linn.lpec"):
+            emu.faults.response_delay = 1.0
+            await wait_for(lambda: bool(emu.actions) and emu.actions[-1].action == "Standby")
+            emu.faults.response_delay = 0
+            emu.faults.drop_connections()
+            await wait_for(lambda: changes == [False, True])
+            await device.set_volume(22)
+        assert emu.state.volume == 22
+        assert "failed" not in caplog.text
+    finally:
+        await device.close()
+    assert_no_lpec_tasks()
+
+
+async def test_revocation_while_connecting_is_repaired(emu: LinnEmulator) -> None:
+    """The device disables and re-enables Ds while connect() is still subscribing.
+
+    The Product subscription revoked before connect() returns must come back.
+    """
+    device = LinnDevice("127.0.0.1", emu.port, **FAST)
+    revoked: list[bool] = []
+
+    def revoke_once(changed: frozenset[str]) -> None:
+        if "Product" in changed and not revoked:
+            revoked.append(True)
+            emu.faults.revoke_subscriptions("Product", realive_after=0.0)
+
+    device.add_listener(revoke_once)
+    async with asyncio.timeout(3):
+        await device.connect()
+    try:
+        assert revoked
+        await wait_for(lambda: device.available and emu.subscriptions == len(Service))
+        emu.panel.set_standby(not emu.state.standby)
+        await wait_for(lambda: device.state.product.standby == emu.state.standby)
+    finally:
+        await device.close()
+
+
+async def test_revocation_then_drop_restores_every_subscription(emu: LinnEmulator) -> None:
+    """A resubscribe pending when the connection dies gives up; the reconnect restores all."""
+    device = LinnDevice(
+        "127.0.0.1", emu.port, **{**FAST, "reconnect_min": 0.3, "reconnect_max": 0.5}
+    )
+    await device.connect()
+    changes: list[bool] = []
+    device.add_availability_listener(changes.append)
+    try:
+        emu.faults.revoke_subscriptions("Volume", realive_after=1.0)
+        await wait_for(lambda: changes == [False])
+        emu.faults.drop_connections()
+        await wait_for(lambda: changes == [False, True])
+        await wait_for(lambda: not lpec_tasks("lpec-resubscribe"))
+        assert emu.subscriptions == len(Service)
+        emu.panel.set_volume(66)
+        await wait_for(lambda: device.state.volume.volume == 66)
+    finally:
+        await device.close()
+
+
+async def test_quick_disable_and_reenable_resubscribes_without_reconnecting(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """ALIVE before the revocation's own retry: the two resubscribes must not collide.
+
+    A second SUBSCRIBE for the same service gets ERROR 401 and would cost a reconnect.
+    """
+    changes: list[bool] = []
+    device.add_availability_listener(changes.append)
+    emu.faults.revoke_subscriptions(None, realive_after=0.0)
+    await wait_for(lambda: changes == [False, True])
+    await wait_for(lambda: not lpec_tasks("lpec-resubscribe"))
+    assert changes == [False, True]
+    assert emu.subscriptions == len(Service)
+    emu.panel.set_volume(52)
+    emu.panel.set_standby(not emu.state.standby)
+    await wait_for(
+        lambda: (
+            device.state.volume.volume == 52 and device.state.product.standby == emu.state.standby
+        )
+    )
+
+
+async def test_late_resubscribe_ack_starts_over() -> None:
+    """The device revokes Product, then answers its SUBSCRIBE after the command timeout.
+
+    The late ack's id was never registered, so its events would be dropped for good:
+    the session must start over rather than carry on without Product.
+    """
+    subscribes = [0]
+    timers: list[asyncio.TimerHandle] = []
+    loop = asyncio.get_running_loop()
+
+    def answer(line: str) -> str | None:
+        if line == "SUBSCRIBE Ds/Product":
+            subscribes[0] += 1
+            n = subscribes[0]
+            reply = f'SUBSCRIBE {n}\r\nEVENT {n} 0 ProductRoom "Den {n}" Standby "false"\r\n'
+            if n == 2:
+                timers.append(loop.call_later(0.4, peer.write_all, reply))
+                return None
+            return reply
+        return product_only()(line)
+
+    async with ScriptedPeer(answer) as peer:
+        device = LinnDevice(
+            "127.0.0.1",
+            peer.port,
+            **{**FAST, "action_timeout": 0.2},
+            services=(Service.PRODUCT,),
+        )
+        await device.connect()
+        try:
+            peer.write_all(f"UNSUBSCRIBE 1\r\nBYEBYE Ds {PEER_UDN}\r\nALIVE Ds {PEER_UDN}\r\n")
+            await wait_for(lambda: subscribes[0] >= 3, within=3)
+            await wait_for(lambda: device.available and device.state.product.room == "Den 3")
+            peer.write_all('EVENT 3 1 ProductRoom "Back"\r\n')
+            await wait_for(lambda: device.state.product.room == "Back")
+        finally:
+            for timer in timers:
+                timer.cancel()
+            await device.close()
+
+
+async def test_alive_during_a_slow_resubscribe_does_not_collide() -> None:
+    """The revocation's own retry wakes while the ALIVE-triggered resubscribe waits.
+
+    Run deterministically with a device that acks SUBSCRIBE after 0.2 s and answers
+    ERROR 401 to a second SUBSCRIBE of a subscribed service, as ohNet does.
+    """
+    subscribed = [False]
+    count = [0]
+    loop = asyncio.get_running_loop()
+
+    def answer(line: str) -> str | None:
+        if line == "SUBSCRIBE Ds/Product":
+            if subscribed[0]:
+                return 'ERROR 401 "Already subscribed"\r\n'
+            subscribed[0] = True
+            count[0] += 1
+            n = count[0]
+            reply = f'SUBSCRIBE {n}\r\nEVENT {n} 0 ProductRoom "Den {n}"\r\n'
+            if n == 1:
+                return reply
+            loop.call_later(0.2, peer.write_all, reply)
+            return None
+        return product_only()(line)
+
+    async with ScriptedPeer(answer) as peer:
+        # The revocation's retry comes reconnect_min (0.05 s) after the UNSUBSCRIBE.
+        device = LinnDevice(
+            "127.0.0.1",
+            peer.port,
+            **{**FAST, "reconnect_min": 0.05, "reconnect_max": 0.1},
+            services=(Service.PRODUCT,),
+        )
+        await device.connect()
+        changes: list[bool] = []
+        device.add_availability_listener(changes.append)
+        try:
+            subscribed[0] = False
+            peer.write_all(f"UNSUBSCRIBE 1\r\nBYEBYE Ds {PEER_UDN}\r\nALIVE Ds {PEER_UDN}\r\n")
+            await wait_for(lambda: device.state.product.room == "Den 2")
+            await wait_for(lambda: not lpec_tasks("lpec-resubscribe"))
+            assert changes == [False, True]
+            assert peer.connections == 1
+            assert peer.received.count("SUBSCRIBE Ds/Product") == 2
+        finally:
+            await device.close()
+
+
+async def test_resubscribe_refused_keeps_the_connection() -> None:
+    """Ds comes back without the revoked service (ERROR 103): carry on with the rest."""
+    volume_gone = [False]
+
+    def answer(line: str) -> str | None:
+        if line == "SUBSCRIBE Ds/Volume":
+            if volume_gone[0]:
+                return 'ERROR 103 "Service not found"\r\n'
+            return 'SUBSCRIBE 2\r\nEVENT 2 0 Volume "10"\r\n'
+        return product_only()(line)
+
+    async with ScriptedPeer(answer) as peer:
+        device = LinnDevice(
+            "127.0.0.1", peer.port, **FAST, services=(Service.PRODUCT, Service.VOLUME)
+        )
+        await device.connect()
+        changes: list[bool] = []
+        device.add_availability_listener(changes.append)
+        try:
+            volume_gone[0] = True
+            peer.write_all(f"UNSUBSCRIBE 2\r\nBYEBYE Ds {PEER_UDN}\r\nALIVE Ds {PEER_UDN}\r\n")
+            await wait_for(lambda: changes == [False, True])
+            await wait_for(lambda: not lpec_tasks("lpec-resubscribe"))
+            assert peer.connections == 1
+            assert peer.received.count("SUBSCRIBE Ds/Volume") >= 2  # retried, refused again
+            peer.write_all('EVENT 1 1 ProductRoom "Still here"\r\n')
+            await wait_for(lambda: device.state.product.room == "Still here")
+        finally:
+            await device.close()
+
+
+async def test_failing_event_handler_does_not_kill_the_connection(
+    emu: LinnEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Failing(Recorder):
+        def on_event(self, path: str, event: Event) -> None:
+            super().on_event(path, event)
+            raise RuntimeError("handler bug")
+
+    handler = Failing()
+    session = LpecSession("127.0.0.1", emu.port, ["Ds/Product", "Ds/Volume"], handler, **FAST)
+    with caplog.at_level(logging.ERROR, logger="custom_components.linn.lpec"):
+        async with asyncio.timeout(3):
+            await session.connect()  # the initial events still count
+        try:
+            assert [path for path, _event in handler.events] == ["Ds/Product", "Ds/Volume"]
+            emu.panel.set_volume(35)
+            await wait_for(lambda: handler.events[-1][1].variables.get("Volume") == "35")
+            await session.action("Ds/Volume", 1, "SetVolume", ["36"])
+            assert handler.availability == [True]
+        finally:
+            await session.close()
+    assert emu.state.volume == 36
+    assert "Failed to handle LPEC line" in caplog.text
