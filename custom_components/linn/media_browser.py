@@ -123,7 +123,8 @@ async def async_browse(
             if "Radio" in device.state.services:
                 children.append(_directory(PRESETS, "Radio presets"))
             children.append(_directory(SOURCES, "Sources"))
-            children.append(_directory(media_source.URI_SCHEME, "Media"))
+            if media_source.DOMAIN in hass.config.components:
+                children.append(_directory(media_source.URI_SCHEME, "Media"))
             return _directory(ROOT, device.state.product.room or "Linn", children)
         case "pins":
             return _directory(PINS, "Pins", await _pins(device))
@@ -139,7 +140,10 @@ async def _search_media_sources(hass: HomeAssistant, query: SearchMediaQuery) ->
     if query.media_content_id and media_source.is_media_source_id(query.media_content_id):
         targets = [query.media_content_id]
     else:
-        root = await media_source.async_browse_media(hass, None)
+        try:
+            root = await media_source.async_browse_media(hass, None)
+        except BrowseError:  # media_source is not loaded
+            return []
         if root.media_content_id.rstrip("/") == media_source.URI_SCHEME.rstrip("/"):
             targets = [child.media_content_id for child in root.children or []]
         else:  # with a single media source, the root opens straight into it

@@ -221,13 +221,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     @command
     async def async_set_volume_level(self, volume: float) -> None:
-        """Set the volume; above the device's volume limit it clamps to the limit."""
-        if not 0 <= volume <= 1:
-            raise ServiceValidationError(
-                translation_domain=DOMAIN,
-                translation_key="volume_out_of_range",
-                translation_placeholders={"volume": str(volume)},
-            )
+        """Set the volume (HA has checked 0..1); above the device's limit it clamps to it."""
         volume_state = self._state.volume
         volume_max = volume_state.volume_max or 100
         wanted = round(volume * volume_max)

@@ -84,3 +84,38 @@ async def test_join_a_non_linn_entity_is_refused(
             blocking=True,
         )
     assert err.value.translation_key == "not_a_linn"
+
+
+async def test_join_an_unloaded_linn_is_refused(
+    hass: HomeAssistant, emulator: LinnEmulator, kitchen: LinnEmulator
+) -> None:
+    kitchen_entry = next(
+        e for e in hass.config_entries.async_entries("linn") if e.unique_id == OTHER_UDN
+    )
+    assert await hass.config_entries.async_unload(kitchen_entry.entry_id)
+    with pytest.raises(ServiceValidationError) as err:
+        await hass.services.async_call(
+            MP_DOMAIN,
+            SERVICE_JOIN,
+            {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: [KITCHEN]},
+            blocking=True,
+        )
+    assert err.value.translation_key == "not_a_linn"
+    assert not kitchen.state.receiver_uri
+    assert await hass.config_entries.async_setup(kitchen_entry.entry_id)
+
+
+async def test_listening_to_a_sender_outside_home_assistant_is_no_group(
+    hass: HomeAssistant, emulator: LinnEmulator, kitchen: LinnEmulator
+) -> None:
+    kitchen_entry = next(
+        e for e in hass.config_entries.async_entries("linn") if e.unique_id == OTHER_UDN
+    )
+    async with LinnEmulator(port=0, room="Garage") as garage:
+        garage.panel.play()
+        await kitchen_entry.runtime_data.songcast_join(garage.sender_uri, garage.sender_metadata)
+        await wait_for(lambda: kitchen.state.receiver_uri == garage.sender_uri)
+        await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Songcast")
+        await hass.async_block_till_done()
+        assert members(hass, KITCHEN) == []
+        assert members(hass, ENTITY_ID) == []

@@ -168,3 +168,45 @@ async def test_play_ha_media_resolves_and_signs_the_url(
     # an absolute URL the streamer can fetch, with Home Assistant's signature
     assert current.track.uri.startswith("http://192.0.2.20:8123/media/local/")
     assert "authSig=" in current.track.uri
+
+
+async def test_search_filters_by_class_and_within_a_media_source(
+    hass: HomeAssistant, media_dir: Path
+) -> None:
+    result = await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_SEARCH_MEDIA,
+        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "radio", "media_filter_classes": ["channel"]},
+        blocking=True,
+        return_response=True,
+    )
+    found = [(item.media_content_type, item.title) for item in result[ENTITY_ID].result]
+    assert found == [("linn_preset", "BBC Radio 3"), ("linn_preset", "Radio Paradise (FLAC)")]
+
+    result = await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_SEARCH_MEDIA,
+        {
+            ATTR_ENTITY_ID: ENTITY_ID,
+            "search_query": "live",
+            "media_content_id": "media-source://media_source/local/.",
+        },
+        blocking=True,
+        return_response=True,
+    )
+    assert [item.title for item in result[ENTITY_ID].result] == ["Jóga (live).flac"]
+
+
+async def test_search_skips_media_sources_that_cannot_search(
+    hass: HomeAssistant, media_dir: Path
+) -> None:
+    # the camera media source cannot search; the local one still answers
+    assert await async_setup_component(hass, "camera", {})
+    result = await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_SEARCH_MEDIA,
+        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "jóga"},
+        blocking=True,
+        return_response=True,
+    )
+    assert [item.title for item in result[ENTITY_ID].result] == ["Jóga (live).flac"]
