@@ -22,9 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from custom_components.linn.lpec import LinnDevice
 from custom_components.linn.lpec.codec import (
+    Event as LpecEvent,
     format_event,
     parse_device_line,
 )
+from custom_components.linn.lpec.model import DeviceState
+from custom_components.linn.lpec.reducers import apply_event
+from custom_components.linn.lpec.services import Service
 from linn_emulator import LinnEmulator
 
 DIDL = (
@@ -76,6 +80,8 @@ def bench_parse(seconds: float) -> dict[str, dict[str, float]]:
         "sourcexml_event": format_event(3, 1, {"SourceXml": f"<SourceList>{sources}</SourceList>"}),
     }
     results: dict[str, dict[str, float]] = {}
+    # Parsing the line, then applying it to the state (DIDL-Lite / SourceXml parsed here):
+    # what one event costs the event loop.
     for name, line in lines.items():
         count = 0
         start = time.perf_counter()
@@ -90,6 +96,26 @@ def bench_parse(seconds: float) -> dict[str, dict[str, float]]:
             "lines_per_s": count / elapsed,
             "mb_per_s": count * len(line.encode()) / elapsed / 1e6,
         }
+    services = {
+        "volume_event": Service.VOLUME,
+        "info_event_didl": Service.INFO,
+        "sourcexml_event": Service.PRODUCT,
+    }
+    for name, line in lines.items():
+        message = parse_device_line(line)
+        assert isinstance(message, LpecEvent)
+        count = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(100):
+                apply_event(DeviceState(), services[name], message.variables)
+            count += 100
+        elapsed = time.perf_counter() - start
+        results[name]["apply_us"] = elapsed / count * 1e6
+        results[name]["parse_and_apply_us"] = (
+            1e6 / results[name]["lines_per_s"] + elapsed / count * 1e6
+        )
     return results
 
 
@@ -238,9 +264,12 @@ def print_table(results: dict[str, Any]) -> None:
             f"{name:<34} {dist['n']:>5} {dist['p50_ms']:>8.3f} {dist['p90_ms']:>8.3f} "
             f"{dist['p99_ms']:>8.3f} {dist['max_ms']:>8.3f}"
         )
-    print(f"{'parse':<34} {'bytes':>7} {'lines/s':>12} {'MB/s':>8}")
+    print(f"{'parse':<34} {'bytes':>7} {'lines/s':>12} {'MB/s':>8} {'parse+apply us':>15}")
     for name, row in results["parse"].items():
-        print(f"{name:<34} {row['bytes']:>7} {row['lines_per_s']:>12,.0f} {row['mb_per_s']:>8.1f}")
+        print(
+            f"{name:<34} {row['bytes']:>7} {row['lines_per_s']:>12,.0f} {row['mb_per_s']:>8.1f}"
+            f" {row['parse_and_apply_us']:>15.1f}"
+        )
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
