@@ -134,6 +134,8 @@ async def test_transport_and_modes(hass: HomeAssistant, emulator: LinnEmulator) 
     await call(hass, SERVICE_MEDIA_PREVIOUS_TRACK)
     assert emulator.state.playlist_id == first
 
+    # paused, so the clock cannot move the position between the seek and the checks
+    await call(hass, SERVICE_MEDIA_PAUSE)
     await call(hass, SERVICE_MEDIA_SEEK, **{ATTR_MEDIA_SEEK_POSITION: 100})
     assert emulator.state.seconds == 100
     await wait_for(lambda: attr(hass, "media_position") == 100)

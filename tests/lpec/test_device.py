@@ -103,7 +103,7 @@ async def test_transport_without_the_transport_service() -> None:
             await wait_for(on_source(device, "Playlist"))
             await device.play()
             await device.seek(40)  # Playlist SeekSecondAbsolute
-            assert emu.state.seconds == 40
+            assert emu.state.seconds in (40, 41)  # playing: a clock tick may follow the seek
             assert emu.actions[-1].service == "Playlist"
             await device.select_source("Radio")
             await wait_for(on_source(device, "Radio"))
