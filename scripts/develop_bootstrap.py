@@ -108,6 +108,8 @@ DASHBOARD = {
                         "sensor.living_room_codec",
                         "sensor.living_room_sample_rate",
                         "sensor.living_room_bit_depth",
+                        "number.living_room_volume_limit",
+                        "update.living_room_firmware",
                     ],
                 },
             ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import ActionSpec, Args, ArgType, Service
+from .config import ConfigService
 from .info import InfoService, TimeService
 from .media_renderer import AvTransportService, RenderingControlService
 from .pins import PinsService
@@ -26,6 +27,7 @@ SERVICE_TYPES: tuple[type[Service], ...] = (
     ReceiverService,
     SenderService,
     UpdateService,
+    ConfigService,
     RenderingControlService,
     AvTransportService,
 )

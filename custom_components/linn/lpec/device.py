@@ -8,7 +8,12 @@ import logging
 
 from .codec import Event, format_bool
 from .didl import build_didl
-from .errors import LpecInvalidArgumentError, LpecProtocolError, LpecUnsupportedError
+from .errors import (
+    LpecDeviceError,
+    LpecInvalidArgumentError,
+    LpecProtocolError,
+    LpecUnsupportedError,
+)
 from .lists import parse_channel_list, parse_pin_list
 from .model import DeviceState, Pin, RadioPreset
 from .reducers import apply_event
@@ -16,6 +21,9 @@ from .services import ALL_SERVICES, Service
 from .session import LpecSession
 
 _LOGGER = logging.getLogger(__name__)
+
+CONFIG_PATH = "Ds/Config"
+VOLUME_LIMIT_KEY = "Volume.Limit"  # ohPipeline's VolumeLimiter key
 
 type StateListener = Callable[[frozenset[str]], None]
 type AvailabilityListener = Callable[[bool], None]
@@ -390,6 +398,28 @@ class LinnDevice:
         previous, self._source_before_songcast = self._source_before_songcast, None
         if previous is not None and self._state.product.source_by_system_name(previous):
             await self.select_source(previous)
+
+    # --- settings (Config service: not evented, so not subscribed) ------------------
+
+    async def read_config(self, key: str) -> str | None:
+        """A Config value; None when the device has no Config service or no such key."""
+        try:
+            values = await self._session.action(CONFIG_PATH, 1, "GetValue", (key,))
+        except LpecDeviceError as err:
+            _LOGGER.debug("%s: no config %s (%s)", self.host, key, err)
+            return None
+        return values[0] if values else None
+
+    async def volume_limit_settable(self) -> bool:
+        """True when the device takes Volume.Limit through its Config service."""
+        return self._state.has_volume and await self.read_config(VOLUME_LIMIT_KEY) is not None
+
+    async def set_volume_limit(self, limit: int) -> None:
+        """Set the device's volume limit (device units, 0..VolumeMax)."""
+        highest = self._state.volume.volume_max
+        if limit < 0 or (highest is not None and limit > highest):
+            raise LpecInvalidArgumentError(f"volume limit {limit} outside 0..{highest}")
+        await self._session.action(CONFIG_PATH, 1, "SetValue", (VOLUME_LIMIT_KEY, str(limit)))
 
     # --- firmware -----------------------------------------------------------------
 

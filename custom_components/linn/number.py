@@ -1,0 +1,67 @@
+"""The device's volume limit, when the device lets it be set (Config Volume.Limit)."""
+
+from __future__ import annotations
+
+import logging
+
+from homeassistant.components.number import NumberEntity, NumberMode
+from homeassistant.const import EntityCategory
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import LinnConfigEntry
+from .entity import LinnEntity, command
+from .lpec import LinnDevice, LpecError
+
+_LOGGER = logging.getLogger(__name__)
+
+PARALLEL_UPDATES = 0
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: LinnConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add the volume limit if the device accepts it through its Config service."""
+    device = entry.runtime_data
+    try:
+        settable = await device.volume_limit_settable()
+    except LpecError as err:
+        _LOGGER.warning(
+            "%s: could not check whether the volume limit can be set: %s", device.host, err
+        )
+        return
+    if settable:
+        async_add_entities([LinnVolumeLimit(device)])
+
+
+class LinnVolumeLimit(LinnEntity, NumberEntity):
+    """The highest volume the device will play at, in device units."""
+
+    _attr_entity_category = EntityCategory.CONFIG
+    _attr_translation_key = "volume_limit"
+    _attr_mode = NumberMode.SLIDER
+    _attr_native_min_value = 0
+    _attr_native_step = 1
+    relevant_services = frozenset({"Volume"})
+
+    def __init__(self, device: LinnDevice) -> None:
+        """One per streamer."""
+        super().__init__(device, "volume_limit")
+
+    @property
+    def native_max_value(self) -> float:
+        """The device's VolumeMax."""
+        return float(self.device.state.volume.volume_max or 100)
+
+    @property
+    def native_value(self) -> float | None:
+        """The current VolumeLimit."""
+        limit = self.device.state.volume.volume_limit
+        return None if limit is None else float(limit)
+
+    @command
+    async def async_set_native_value(self, value: float) -> None:
+        """Set the limit (the device lowers the volume if it is above)."""
+        await self.device.set_volume_limit(round(value))
