@@ -137,6 +137,12 @@ class Device:
 
     # --- derived values -------------------------------------------------------
 
+    def transport_state_of(self, source_type: SourceType) -> TransportState:
+        """What a source's own service reports: its state while current, else Stopped."""
+        if self.state.source.type is source_type:
+            return self.transport_state()
+        return TransportState.STOPPED
+
     def transport_state(self, _depth: int = 0) -> TransportState:
         """TransportState of the current source."""
         state = self.state

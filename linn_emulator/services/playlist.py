@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape as xml_escape
 
 from ..didl import parse_didl
 from ..errors import JSON_CORRUPT, DeviceError
-from ..model import SourceType, Track, TransportState
+from ..model import SourceType, Track
 from .base import Args, ArgType, Service, fmt_bool
 
 PLAYLIST_PROTOCOL_INFO = (
@@ -159,7 +159,7 @@ class PlaylistService(Service):
     def variables(self) -> dict[str, str]:
         """Every evented variable."""
         s = self.state
-        transport = self.device.transport_state() if self._active() else TransportState.STOPPED
+        transport = self.device.transport_state_of(SourceType.PLAYLIST)
         return {
             "TransportState": str(transport),
             "Repeat": fmt_bool(s.repeat),

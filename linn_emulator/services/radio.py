@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import SourceType, TransportState
+from ..model import SourceType
 from .base import Args, ArgType, Service
 from .playlist import id_array, parse_id_list, track_list
 
@@ -80,11 +80,7 @@ class RadioService(Service):
     def variables(self) -> dict[str, str]:
         """Every evented variable."""
         s = self.state
-        transport = (
-            self.device.transport_state()
-            if s.source.type is SourceType.RADIO
-            else TransportState.STOPPED
-        )
+        transport = self.device.transport_state_of(SourceType.RADIO)
         return {
             "Uri": s.radio_uri,
             "Metadata": s.radio_metadata,

@@ -38,11 +38,7 @@ class ReceiverService(Service):
     def variables(self) -> dict[str, str]:
         """Every evented variable (only these four, as a DSM sends)."""
         s = self.state
-        transport = (
-            self.device.transport_state()
-            if s.source.type is SourceType.RECEIVER
-            else TransportState.STOPPED
-        )
+        transport = self.device.transport_state_of(SourceType.RECEIVER)
         return {
             "Uri": s.receiver_uri,
             "Metadata": s.receiver_metadata,
