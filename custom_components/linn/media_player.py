@@ -482,7 +482,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                 translation_key="no_sender",
                 translation_placeholders={"entity_id": self.entity_id},
             )
-        for entity_id in group_members:
+        members: list[LinnDevice] = []
+        for entity_id in group_members:  # check them all before changing any
             if entity_id == self.entity_id:
                 continue
             member = async_device_for_entity(self.hass, entity_id)
@@ -492,6 +493,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                     translation_key="not_a_linn",
                     translation_placeholders={"entity_id": entity_id},
                 )
+            members.append(member)
+        for member in members:
             await member.songcast_join(sender.uri, sender.metadata)
 
     @command

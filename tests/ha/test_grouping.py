@@ -72,18 +72,19 @@ async def test_join_and_unjoin(
     assert members(hass, KITCHEN) == []
 
 
-async def test_join_a_non_linn_entity_is_refused(
-    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+async def test_join_with_a_non_linn_member_changes_nothing(
+    hass: HomeAssistant, emulator: LinnEmulator, kitchen: LinnEmulator
 ) -> None:
     hass.states.async_set("media_player.sonos", "idle")
     with pytest.raises(ServiceValidationError) as err:
         await hass.services.async_call(
             MP_DOMAIN,
             SERVICE_JOIN,
-            {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: ["media_player.sonos"]},
+            {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: [KITCHEN, "media_player.sonos"]},
             blocking=True,
         )
     assert err.value.translation_key == "not_a_linn"
+    assert not kitchen.state.receiver_uri  # the valid member was not joined either
 
 
 async def test_join_an_unloaded_linn_is_refused(
