@@ -1,0 +1,54 @@
+"""Any Home Assistant agent can find and play Linn media through the built-in Assist tools."""
+
+from __future__ import annotations
+
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+import pytest
+
+from linn_emulator import LinnEmulator
+
+pytestmark = pytest.mark.usefixtures("loaded_entry")
+
+
+async def test_search_then_play_through_the_assist_api(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "llm", {})
+    context = llm.LLMContext(
+        platform="test",
+        context=Context(),
+        language="en",
+        assistant="conversation",
+        device_id=None,
+    )
+    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+    names = {tool.name for tool in api.tools}
+    # offered only because the player supports both SEARCH_MEDIA and PLAY_MEDIA
+    assert {"media_player__search_media", "media_player__play_media"} <= names
+
+    found = await api.async_call_tool(
+        llm.ToolInput(
+            "media_player__search_media",
+            {"search_query": "paradise", "player_name": "Living Room"},
+        )
+    )
+    assert not found.error, found.data
+    first = found.data["results"][0]
+    assert first["title"] == "Radio Paradise (FLAC)"
+
+    played = await api.async_call_tool(
+        llm.ToolInput(
+            "media_player__play_media",
+            {
+                "media_content_id": first["media_content_id"],
+                "media_content_type": first["media_content_type"],
+                "player_name": "Living Room",
+            },
+        )
+    )
+    assert not played.error, played.data
+    assert emulator.state.sources[emulator.state.source_index].system_name == "Radio"
+    assert emulator.state.radio_id == 2
