@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 
+from .artwork import PATH_PREFIX, ArtworkServer, serve_covers_from
 from .emulator import LinnEmulator, new_udn
 from .services import ALL_SERVICES
 
@@ -48,6 +49,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=sorted(ALL_SERVICES - {"Product"}),
         help="leave a service out (repeatable)",
     )
+    parser.add_argument(
+        "--artwork-port",
+        type=int,
+        help="serve generated cover art on this port and point every artwork URI at it "
+        "(for demos without the real artwork hosts)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     return parser.parse_args(argv)
 
@@ -83,7 +90,12 @@ async def run(args: argparse.Namespace) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    artwork = ArtworkServer(args.host, args.artwork_port) if args.artwork_port else None
     try:
+        if artwork is not None:
+            await artwork.start()
+            serve_covers_from(artwork.base_url)
+            print(f"artwork: {artwork.base_url}{PATH_PREFIX}", flush=True)
         for emu in emulators:
             await emu.start()
             print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}", flush=True)
@@ -91,6 +103,8 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         for emu in emulators:
             await emu.stop()
+        if artwork is not None:
+            await artwork.stop()
         print("stopped", file=sys.stderr)
 
 

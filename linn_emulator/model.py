@@ -7,6 +7,8 @@ from enum import StrEnum
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
+from .artwork import local_uri
+
 DIDL_OPEN = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
     'xmlns:dc="http://purl.org/dc/elements/1.1/" '
@@ -101,7 +103,9 @@ class Track:
                 f"<upnp:originalTrackNumber>{self.track_number}</upnp:originalTrackNumber>"
             )
         if self.art_uri:
-            parts.append(f"<upnp:albumArtURI>{xml_escape(self.art_uri)}</upnp:albumArtURI>")
+            parts.append(
+                f"<upnp:albumArtURI>{xml_escape(local_uri(self.art_uri))}</upnp:albumArtURI>"
+            )
         parts.append(f"<upnp:class>{self.upnp_class}</upnp:class>")
         attrs = [f"protocolInfo={quoteattr(self.protocol_info)}"]
         if self.duration:
@@ -160,7 +164,7 @@ class Pin:
             "uri": self.uri,
             "title": self.title,
             "description": self.description,
-            "artworkUri": self.artwork_uri,
+            "artworkUri": local_uri(self.artwork_uri),
             "shuffle": self.shuffle,
         }
 
