@@ -129,21 +129,6 @@ async def test_session_cap_fifth_connection_times_out(emu: LinnEmulator) -> None
             await dev.close()
 
 
-async def test_device_without_optional_services() -> None:
-    async with LinnEmulator(
-        port=0, tick_interval=0.05, services={"Product", "Info", "Time", "Playlist", "Radio"}
-    ) as emu:
-        dev = LinnDevice("127.0.0.1", emu.port, **FAST)
-        await dev.connect()
-        try:
-            assert not dev.state.has_volume
-            assert not dev.state.has_transport
-            assert not dev.state.has_pins
-            assert "Product" in dev.state.services
-        finally:
-            await dev.close()
-
-
 async def test_close_while_connect_waits_for_alive(emu: LinnEmulator) -> None:
     """A connect stuck behind the session cap ends as soon as close() is called."""
     emu.faults.half_open(True)  # accepts TCP, never says ALIVE

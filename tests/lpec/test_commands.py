@@ -128,13 +128,18 @@ async def test_songcast_join_and_leave(emu: LinnEmulator, device: LinnDevice) ->
             await sender.close()
 
 
-async def test_commands_need_their_service() -> None:
+async def test_device_without_optional_services() -> None:
+    """Absent services are known after connect, and their commands are refused."""
     async with LinnEmulator(
         port=0, tick_interval=0.05, services={"Product", "Info", "Time", "Playlist", "Radio"}
     ) as emu:
         dev = LinnDevice("127.0.0.1", emu.port, **FAST)
         await dev.connect()
         try:
+            assert not dev.state.has_volume
+            assert not dev.state.has_transport
+            assert not dev.state.has_pins
+            assert "Product" in dev.state.services
             with pytest.raises(LpecUnsupportedError):
                 await dev.set_volume(10)
             with pytest.raises(LpecUnsupportedError):
