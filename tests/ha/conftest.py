@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+import functools
+from pathlib import Path
 
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
@@ -14,6 +16,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
+from scripts.ha_requirements import closure, read_domain_list
+
+REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
 
 UDN = "4c494e4e-0050-c221-71e5-df000003013f"
 OTHER_UDN = "4c494e4e-0050-c221-71e5-df0000030999"
@@ -23,6 +28,31 @@ ENTITY_ID = "media_player.living_room"
 @pytest.fixture(autouse=True)
 def _sockets(socket_enabled: None) -> None:
     """The emulator is a real TCP peer on 127.0.0.1."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Fail a test that loads a component whose requirements are not locked.
+
+    Tests run with Home Assistant's requirement installs off, so such a test would pass only where
+    the package happened to be installed already.
+    """
+    result = yield
+    hass = getattr(item, "funcargs", {}).get("hass")
+    if isinstance(hass, HomeAssistant):
+        loaded = {part for name in hass.config.components for part in name.split(".")}
+        unlisted = loaded - _locked_components() - {DOMAIN}
+        if unlisted:
+            pytest.fail(
+                f"this test loads {sorted(unlisted)}: add them to "
+                "requirements/ha-components.txt and run scripts/lock"
+            )
+    return result
+
+
+@functools.cache
+def _locked_components() -> frozenset[str]:
+    return closure(read_domain_list(REQUIREMENTS / "ha-components.txt"))
 
 
 @pytest.fixture
