@@ -1,7 +1,7 @@
 """Root test configuration.
 
 `import custom_components` first: phacc ships a testing_config/custom_components
-package that would otherwise shadow ours (see docs/development.md).
+package that would otherwise shadow ours (README.md, Development > Testing notes).
 """
 
 import pytest
