@@ -10,5 +10,13 @@ import custom_components  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
+def _loopback_sockets(socket_enabled: None) -> None:
+    """Phacc blocks sockets; the emulator and scripted peers are real TCP peers on loopback.
+
+    Phacc still lets sockets reach 127.0.0.1 only.
+    """
+
+
+@pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Let Home Assistant load custom_components/linn in every test."""
