@@ -28,7 +28,7 @@ async def wait_for_http(session: aiohttp.ClientSession, url: str, seconds: float
                     if response.status in (200, 401, 404):
                         return
             except aiohttp.ClientError:
-                pass
+                pass  # not listening yet; asyncio.timeout above ends the wait with an error
             await asyncio.sleep(1)
 
 
@@ -88,7 +88,8 @@ async def add_streamer(
         headers=headers,
         json={"host": host, "port": port},
     )
-    if result.get("type") not in ("create_entry", "abort"):
+    already_added = result.get("type") == "abort" and result.get("reason") == "already_configured"
+    if result.get("type") != "create_entry" and not already_added:
         sys.exit(f"adding the emulated streamer failed: {result}")
 
 
@@ -123,7 +124,8 @@ async def websocket_setup(url: str, token: str) -> str:
     async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
         await ws.receive_json()
         await ws.send_json({"type": "auth", "access_token": token})
-        await ws.receive_json()
+        if (auth := await ws.receive_json()).get("type") != "auth_ok":
+            sys.exit(f"websocket authentication failed: {auth}")
         requests: list[dict[str, Any]] = [
             {
                 "type": "lovelace/dashboards/create",
@@ -150,6 +152,8 @@ async def websocket_setup(url: str, token: str) -> str:
             }
         )
         answer = await ws.receive_json()
+        if not answer.get("success"):
+            sys.exit(f"creating a long-lived access token failed: {answer}")
         return str(answer["result"])
 
 

@@ -24,11 +24,6 @@ from linn_emulator import LinnEmulator
 TIMEOUT = 2.0
 
 
-@pytest.fixture(autouse=True)
-def _sockets(socket_enabled: None) -> None:
-    """Every emulator test talks over real loopback TCP."""
-
-
 class Client:
     """A minimal LPEC client for tests: raw lines in, parsed messages out."""
 
@@ -148,13 +143,6 @@ class Client:
 
 
 type Connect = Callable[..., Awaitable[Client]]
-
-
-async def wait_for(predicate: Callable[[], bool], wait: float = TIMEOUT) -> None:
-    """Poll until `predicate()` holds."""
-    async with asyncio.timeout(wait):
-        while not predicate():
-            await asyncio.sleep(0.01)
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from custom_components.linn.lpec.codec import (
     parse_device_line,
 )
 from linn_emulator import LinnEmulator, TransportState
+from tests.helpers import wait_for
 
-from .conftest import Client, Connect, wait_for
+from .conftest import Client, Connect
 
 
 async def test_drop_connections(emu: LinnEmulator, connect: Connect) -> None:
@@ -146,7 +147,7 @@ async def test_client_that_stops_reading_is_dropped(emu: LinnEmulator, connect: 
     for _ in range(40):  # 40 MiB never read: more than socket buffers and the 16 MiB cap
         emu.faults.send_raw(chunk)
         await asyncio.sleep(0)
-    await wait_for(lambda: emu.sessions == 0, wait=5)
+    await wait_for(lambda: emu.sessions == 0, timeout=5)
     fresh = await connect()
     assert await fresh.action("Ds/Product", "Standby") == Response(("false",))
 

@@ -7,8 +7,9 @@ import random
 
 from custom_components.linn.lpec.codec import Alive, Error, Response, parse_device_line
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import Client, Connect, wait_for
+from .conftest import Client, Connect
 
 
 async def test_alive_on_connect(emu: LinnEmulator) -> None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 import functools
 from pathlib import Path
 
@@ -23,11 +22,6 @@ REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
 UDN = "4c494e4e-0050-c221-71e5-df000003013f"
 OTHER_UDN = "4c494e4e-0050-c221-71e5-df0000030999"
 ENTITY_ID = "media_player.living_room"
-
-
-@pytest.fixture(autouse=True)
-def _sockets(socket_enabled: None) -> None:
-    """The emulator is a real TCP peer on 127.0.0.1."""
 
 
 @pytest.hookimpl(wrapper=True)
@@ -90,10 +84,3 @@ async def loaded_entry(
     yield config_entry
     await hass.config_entries.async_unload(config_entry.entry_id)
     await hass.async_block_till_done()
-
-
-async def wait_for(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
-    """Poll a condition; fail the test (not hang) if it never holds."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.005)

@@ -17,8 +17,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, wait_for
+from .conftest import ENTITY_ID
 
 
 @pytest.fixture(autouse=True)

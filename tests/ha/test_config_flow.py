@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-
 from homeassistant.config_entries import SOURCE_SSDP, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
@@ -21,15 +19,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn import config_flow
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
+from tests.helpers import closed_port
 
 from .conftest import OTHER_UDN, UDN
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:

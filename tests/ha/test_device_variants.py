@@ -25,8 +25,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from linn_emulator import LinnEmulator, TransportState
-
-from .conftest import wait_for
+from tests.helpers import wait_for
 
 ENTITY = "media_player.study"
 # An older DS: no source-independent Transport, no pins, no radio, no Songcast.

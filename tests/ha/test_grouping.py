@@ -17,8 +17,9 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, OTHER_UDN, wait_for
+from .conftest import ENTITY_ID, OTHER_UDN
 
 KITCHEN = "media_player.kitchen"
 

@@ -10,9 +10,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
+from tests.helpers import closed_port, wait_for
 
-from .conftest import ENTITY_ID, OTHER_UDN, UDN, wait_for
-from .test_config_flow import closed_port
+from .conftest import ENTITY_ID, OTHER_UDN, UDN
 
 
 async def test_setup_creates_device_and_unload_closes_session(

@@ -44,8 +44,9 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator, TransportState
+from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, wait_for
+from .conftest import ENTITY_ID
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

@@ -6,8 +6,7 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-
-from .conftest import wait_for
+from tests.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

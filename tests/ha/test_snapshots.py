@@ -15,8 +15,9 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from syrupy.assertion import SnapshotAssertion
 
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, wait_for
+from .conftest import ENTITY_ID
 
 # change with time or per run
 VOLATILE = {"media_position_updated_at", "entity_picture"}

@@ -17,8 +17,9 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import UDN, wait_for
+from .conftest import UDN
 
 ENTITY = "update.living_room_firmware"
 pytestmark = pytest.mark.usefixtures("loaded_entry")

@@ -11,11 +11,6 @@ from linn_emulator import LinnEmulator
 from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 
-@pytest.fixture(autouse=True)
-def _allow_sockets(socket_enabled: None) -> None:
-    """Phacc blocks sockets; these tests need loopback TCP."""
-
-
 @pytest.fixture
 async def emu() -> AsyncIterator[LinnEmulator]:
     """A running emulator on a free port."""

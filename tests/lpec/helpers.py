@@ -20,13 +20,6 @@ FAST: dict[str, Any] = {
 }
 
 
-async def wait_for(predicate: Callable[[], bool], within: float = 2.0) -> None:
-    """Poll until predicate() is true; fail the test on timeout instead of hanging."""
-    async with asyncio.timeout(within):
-        while not predicate():
-            await asyncio.sleep(0.01)
-
-
 def assert_no_lpec_tasks() -> None:
     """After close(), none of the library's tasks (all named lpec-*) may be left."""
     left = [t for t in asyncio.all_tasks() if t.get_name().startswith("lpec-") and not t.done()]

@@ -8,7 +8,8 @@ import pytest
 
 from custom_components.linn.lpec import LinnDevice, LpecConnectionError, LpecTimeoutError
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, assert_no_lpec_tasks, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 
 async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -> None:
@@ -95,7 +96,7 @@ async def test_transport_capabilities_follow_the_source(
 async def test_time_ticks_while_playing(emu: LinnEmulator, device: LinnDevice) -> None:
     emu.panel.select_source("Playlist")
     emu.panel.play()
-    await wait_for(lambda: (device.state.time.seconds or 0) >= 1, within=3.0)
+    await wait_for(lambda: (device.state.time.seconds or 0) >= 1, timeout=3.0)
     assert device.state.time.seconds_updated_at is not None
     assert device.state.time.duration
 

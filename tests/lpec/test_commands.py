@@ -10,7 +10,8 @@ from custom_components.linn.lpec import (
     LpecUnsupportedError,
 )
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST
 
 
 async def test_standby(emu: LinnEmulator, device: LinnDevice) -> None:

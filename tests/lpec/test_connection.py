@@ -16,7 +16,8 @@ from custom_components.linn.lpec import (
 from custom_components.linn.lpec.codec import Event, Response, format_action
 from custom_components.linn.lpec.connection import MAX_LINE_BYTES, LpecConnection
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer
 
 
 class Listener:

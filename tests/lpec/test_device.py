@@ -16,7 +16,8 @@ from custom_components.linn.lpec import (
 )
 from custom_components.linn.lpec.codec import format_event, format_response, format_subscribed
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, ScriptedPeer, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST, ScriptedPeer
 
 
 def on_source(device: LinnDevice, system_name: str) -> Callable[[], bool]:

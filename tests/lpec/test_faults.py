@@ -15,7 +15,8 @@ from custom_components.linn.lpec import (
     Service,
 )
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, assert_no_lpec_tasks, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 
 class Availability:
@@ -79,7 +80,7 @@ async def test_actions_while_device_is_down_raise_within_their_timeout(
             with pytest.raises(LpecConnectionError):
                 await device.set_volume(10)
         await reboot
-        await wait_for(lambda: device.available, within=3)
+        await wait_for(lambda: device.available, timeout=3)
     finally:
         await device.close()
 
@@ -94,10 +95,10 @@ async def test_half_open_detected_by_keepalive(emu: LinnEmulator) -> None:
     availability = Availability(device)
     try:
         emu.faults.half_open(True)
-        await wait_for(lambda: availability.changes == [False], within=3)
+        await wait_for(lambda: availability.changes == [False], timeout=3)
         emu.panel.set_volume(17)
         emu.faults.half_open(False)
-        await wait_for(lambda: device.available, within=3)
+        await wait_for(lambda: device.available, timeout=3)
         await wait_for(lambda: device.state.volume.volume == 17)
         await device.set_volume(18)
         assert emu.state.volume == 18
@@ -133,7 +134,7 @@ async def test_malformed_lines_are_skipped(
 async def test_oversized_line_reconnects(emu: LinnEmulator, device: LinnDevice) -> None:
     availability = Availability(device)
     emu.faults.send_oversized(2 * 1024 * 1024)
-    await wait_for(lambda: availability.changes == [False, True], within=3)
+    await wait_for(lambda: availability.changes == [False, True], timeout=3)
     await device.set_volume(46)
     assert emu.state.volume == 46
 
@@ -168,7 +169,7 @@ async def test_reboot_byebye_unavailable_then_resynced(
     emu.panel.play()
     await wait_for(lambda: device.state.transport.state == "Playing")
     await emu.faults.reboot(downtime=0.2)
-    await wait_for(lambda: availability.changes == [False, True], within=3)
+    await wait_for(lambda: availability.changes == [False, True], timeout=3)
     await wait_for(lambda: device.state.transport.state == "Stopped")
     assert device.udn == emu.udn
 
@@ -223,9 +224,9 @@ async def test_timed_out_command_triggers_a_probe(emu: LinnEmulator) -> None:
         emu.faults.half_open(True)
         with pytest.raises(LpecTimeoutError):
             await device.set_volume(10)
-        await wait_for(lambda: not device.available, within=1.0)
+        await wait_for(lambda: not device.available, timeout=1.0)
         emu.faults.half_open(False)
-        await wait_for(lambda: device.available, within=3)
+        await wait_for(lambda: device.available, timeout=3)
     finally:
         await device.close()
     assert_no_lpec_tasks()

@@ -19,7 +19,8 @@ from custom_components.linn.lpec import (
 )
 from custom_components.linn.lpec.codec import Event
 from linn_emulator import LinnEmulator
-from tests.lpec.helpers import FAST, PEER_UDN, ScriptedPeer, assert_no_lpec_tasks, wait_for
+from tests.helpers import wait_for
+from tests.lpec.helpers import FAST, PEER_UDN, ScriptedPeer, assert_no_lpec_tasks
 
 PRODUCT_STATE = 'SUBSCRIBE 1\r\nEVENT 1 0 ProductRoom "Den" Standby "false"\r\n'
 
@@ -430,7 +431,7 @@ async def test_late_resubscribe_ack_starts_over() -> None:
         await device.connect()
         try:
             peer.write_all(f"UNSUBSCRIBE 1\r\nBYEBYE Ds {PEER_UDN}\r\nALIVE Ds {PEER_UDN}\r\n")
-            await wait_for(lambda: subscribes[0] >= 3, within=3)
+            await wait_for(lambda: subscribes[0] >= 3, timeout=3)
             await wait_for(lambda: device.available and device.state.product.room == "Den 3")
             peer.write_all('EVENT 3 1 ProductRoom "Back"\r\n')
             await wait_for(lambda: device.state.product.room == "Back")

@@ -1,5 +1,6 @@
-// Unit tests of the pure model (no ESPHome): g++ -std=gnu++20 -Wall -Wextra -Werror test_model.cpp
-// A minimal assert-based runner; prints "N passed, M failed" and exits non-zero on failure.
+// Unit tests of the pure model (no ESPHome); built and run by run-model-tests next to this file.
+// A minimal assert-based runner: prints each failing case (every case with -v) and
+// "N passed, M failed", and exits non-zero when a case fails.
 #include "../../components/linn_remote/linn_remote_model.h"
 
 #include <cstdio>
@@ -489,14 +490,20 @@ TEST(turning_shows_target_volume_immediately) {
   CHECK(label);
 }
 
-int main() {
+// Proof that a failing case fails the run (esphome_configs/tests/test_model_tests_can_fail.py).
+#ifdef LINN_MODEL_TESTS_INJECT_FAILURE
+TEST(injected_failure) { CHECK_EQ(1, 2); }
+#endif
+
+int main(int argc, char **argv) {
+  const bool verbose = argc > 1 && std::string(argv[1]) == "-v";
   int passed = 0, failed = 0;
   for (auto &t : registry()) {
     int before = g_failed_checks;
     t.second();
     if (g_failed_checks == before) {
       passed++;
-      std::printf("PASS %s\n", t.first);
+      if (verbose) std::printf("PASS %s\n", t.first);
     } else {
       failed++;
       std::printf("FAIL %s\n", t.first);
