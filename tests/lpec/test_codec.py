@@ -157,6 +157,21 @@ def test_captured_device_lines(line: str, expected: object) -> None:
     assert parse_device_line(line) == expected
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('RESPONSE "C:\\" "next"\r\n', Response(("C:\\", "next"))),
+        (
+            'EVENT 5 2 Uri "smb://nas/music\\" Metatext ""',
+            Event(5, 2, {"Uri": "smb://nas/music\\", "Metatext": ""}),
+        ),
+    ],
+)
+def test_a_value_ending_in_a_backslash_keeps_its_closing_quote(line: str, expected: object) -> None:
+    """A device escapes quotes in values as &quot;, so a backslash never escapes one."""
+    assert parse_device_line(line) == expected
+
+
 def test_captured_id_array_decodes() -> None:
     assert parse_base64_ids("AAADdQAAA3cAAAN5AAADew==") == (885, 887, 889, 891)
 

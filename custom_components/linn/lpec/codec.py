@@ -27,9 +27,12 @@ _ESCAPE_RE = re.compile("[&<>\"'\r\n]")
 _NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _ENTITY_RE = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
-# A quoted token (a backslash-escaped quote inside is taken literally, as some
-# firmware sends it) or a bare token.
-_TOKEN_RE = re.compile(r'[ \t]*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))')
+# A quoted token or a bare token. A quoted token ends at the first quote followed by a
+# space, a tab or the end of the line: a device XML-escapes quotes inside values, so a
+# value may end in a backslash (`"C:\"`). Firmware that backslash-quotes instead of
+# using &quot; is read too (`\"` inside a token is a quote) unless the backslash-quoted
+# quote is itself followed by a space.
+_TOKEN_RE = re.compile(r'[ \t]*(?:"(.*?)"(?=[ \t]|$)|([^\s"]+))', re.DOTALL)
 _TRAILING_SPACE_RE = re.compile(r"[ \t]*")
 
 MAX_CODE_POINT = 0x10FFFF
