@@ -101,11 +101,17 @@ async def run(args: argparse.Namespace) -> None:
             print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}", flush=True)
         await stop.wait()
     finally:
+        failures: list[Exception] = []
         for emu in emulators:
-            await emu.stop()
+            try:
+                await emu.stop()
+            except ExceptionGroup as group:
+                failures.extend(group.exceptions)
         if artwork is not None:
             await artwork.stop()
         print("stopped", file=sys.stderr)
+        if failures:
+            raise ExceptionGroup("the emulator failed (see the log above)", failures)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,8 @@ DIDL_OPEN = (
 DIDL_CLOSE = "</DIDL-Lite>"
 
 
-class TransportState(StrEnum):
-    """Values of the OpenHome TransportState variables."""
+class PlaybackState(StrEnum):
+    """What the OpenHome `TransportState` variables report (the playback state of a source)."""
 
     PLAYING = "Playing"
     PAUSED = "Paused"
@@ -200,8 +200,8 @@ class NowPlaying:
 
 
 @dataclass(slots=True)
-class DeviceState:
-    """Everything the device knows; services derive their variables from it."""
+class EmulatedDeviceState:
+    """Everything the emulated device knows (the truth); services derive their variables from it."""
 
     udn: str
     room: str
@@ -212,7 +212,7 @@ class DeviceState:
     standby: bool = False
     standby_transitioning: bool = False
     source_index: int = 0
-    transport_state: TransportState = TransportState.STOPPED
+    transport_state: PlaybackState = PlaybackState.STOPPED
     """State of the current source (Receiver is derived from the sender, see Device)."""
     volume: int = 30
     mute: bool = False
