@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
-from .artwork import local_uri
+from .artwork import generated_cover_uri, local_uri
 
 DIDL_OPEN = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
@@ -102,10 +102,11 @@ class Track:
             parts.append(
                 f"<upnp:originalTrackNumber>{self.track_number}</upnp:originalTrackNumber>"
             )
-        if self.art_uri:
-            parts.append(
-                f"<upnp:albumArtURI>{xml_escape(local_uri(self.art_uri))}</upnp:albumArtURI>"
-            )
+        art = (
+            local_uri(self.art_uri) if self.art_uri else generated_cover_uri(self.uri or self.title)
+        )
+        if art:
+            parts.append(f"<upnp:albumArtURI>{xml_escape(art)}</upnp:albumArtURI>")
         parts.append(f"<upnp:class>{self.upnp_class}</upnp:class>")
         attrs = [f"protocolInfo={quoteattr(self.protocol_info)}"]
         if self.duration:
