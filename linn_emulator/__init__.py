@@ -1,24 +1,32 @@
 """A standalone emulator of a Linn DSM speaking LPEC, for tests and benchmarks.
 
-It uses the LPEC codec of custom_components.linn.lpec and nothing else of the integration.
-(Importing that package runs the integration's __init__, which imports Home Assistant: the
-emulator runs in the Home Assistant environment, where that is always available.)
+It imports nothing from the integration (custom_components) and nothing from Home
+Assistant: its wire layer (wire.py) is written from the protocol reference, so the
+client's codec is tested against an independent implementation.
 """
 
 from __future__ import annotations
 
 from .emulator import LinnEmulator
 from .errors import DeviceError
-from .model import DeviceState, NowPlaying, Pin, Source, SourceType, Track, TransportState
+from .model import (
+    EmulatedDeviceState,
+    NowPlaying,
+    Pin,
+    PlaybackState,
+    Source,
+    SourceType,
+    Track,
+)
 
 __all__ = [
     "DeviceError",
-    "DeviceState",
+    "EmulatedDeviceState",
     "LinnEmulator",
     "NowPlaying",
     "Pin",
+    "PlaybackState",
     "Source",
     "SourceType",
     "Track",
-    "TransportState",
 ]

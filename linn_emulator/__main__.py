@@ -70,6 +70,9 @@ def _udn(args: argparse.Namespace, index: int) -> str | None:
 async def run(args: argparse.Namespace) -> None:
     """Start the devices, print where they are, wait for a signal, stop them."""
     services = ALL_SERVICES - set(args.without)
+    artwork = ArtworkServer(args.host, args.artwork_port) if args.artwork_port else None
+    # Before the devices exist: nothing they derive at construction may name the real hosts.
+    serve_covers_from(artwork.base_url if artwork is not None else None)
     emulators = [
         LinnEmulator(
             host=args.host,
@@ -90,22 +93,27 @@ async def run(args: argparse.Namespace) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    artwork = ArtworkServer(args.host, args.artwork_port) if args.artwork_port else None
     try:
         if artwork is not None:
             await artwork.start()
-            serve_covers_from(artwork.base_url)
             print(f"artwork: {artwork.base_url}{PATH_PREFIX}", flush=True)
         for emu in emulators:
             await emu.start()
             print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}", flush=True)
         await stop.wait()
     finally:
+        failures: list[Exception] = []
         for emu in emulators:
-            await emu.stop()
+            try:
+                await emu.stop()
+            except ExceptionGroup as group:
+                failures.extend(group.exceptions)
         if artwork is not None:
             await artwork.stop()
+        serve_covers_from(None)
         print("stopped", file=sys.stderr)
+        if failures:
+            raise ExceptionGroup("the emulator failed (see the log above)", failures)
 
 
 def main(argv: list[str] | None = None) -> int:

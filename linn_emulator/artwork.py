@@ -3,7 +3,8 @@
 The catalog's artwork URIs name hosts of a real home network (a Kazoo server, TuneIn's
 CDN) that do not exist here. For `scripts/develop` the emulator can instead point every
 artwork URI at this server, which draws a distinct pattern per URI, so Home Assistant's
-media player card shows covers without any network beyond loopback.
+media player card shows covers without any network beyond loopback. Items without artwork
+of their own (inputs, Songcast) get a generated cover too, so every track has one.
 """
 
 from __future__ import annotations
@@ -61,6 +62,13 @@ def local_uri(uri: str) -> str:
     if not uri or _base_url is None:
         return uri
     return f"{_base_url}{PATH_PREFIX}{hashlib.sha256(uri.encode()).hexdigest()[:16]}.png"
+
+
+def generated_cover_uri(subject: str) -> str:
+    """With a cover server, a cover for an item that has no artwork of its own; else ""."""
+    if _base_url is None or not subject:
+        return ""
+    return f"{_base_url}{PATH_PREFIX}{hashlib.sha256(subject.encode()).hexdigest()[:16]}.png"
 
 
 def _is_cover(path: str) -> bool:

@@ -21,12 +21,12 @@ from .errors import (
     DeviceError,
 )
 from .model import (
-    DeviceState,
+    EmulatedDeviceState,
     NowPlaying,
+    PlaybackState,
     PlaylistEntry,
     SourceType,
     Track,
-    TransportState,
 )
 
 SENDER_PORT = 51972
@@ -62,7 +62,7 @@ class Capabilities:
 class Device:
     """A Linn DSM's behaviour, without any wire protocol."""
 
-    def __init__(self, state: DeviceState, *, services: frozenset[str]) -> None:
+    def __init__(self, state: EmulatedDeviceState, *, services: frozenset[str]) -> None:
         self.state = state
         self.services = services
         self._listeners: list[Callable[[], None]] = []
@@ -137,27 +137,27 @@ class Device:
 
     # --- derived values -------------------------------------------------------
 
-    def transport_state_of(self, source_type: SourceType) -> TransportState:
+    def transport_state_of(self, source_type: SourceType) -> PlaybackState:
         """What a source's own service reports: its state while current, else Stopped."""
         if self.state.source.type is source_type:
             return self.transport_state()
-        return TransportState.STOPPED
+        return PlaybackState.STOPPED
 
-    def transport_state(self, _depth: int = 0) -> TransportState:
+    def transport_state(self, _depth: int = 0) -> PlaybackState:
         """TransportState of the current source."""
         state = self.state
         if state.source.type is SourceType.RECEIVER:
             if not state.receiver_active or state.standby:
-                return TransportState.STOPPED
+                return PlaybackState.STOPPED
             sender = self._sender()
             if (
                 sender is not None
                 and _depth < 4
                 and not sender.state.standby
-                and sender.transport_state(_depth + 1) is TransportState.PLAYING
+                and sender.transport_state(_depth + 1) is PlaybackState.PLAYING
             ):
-                return TransportState.PLAYING
-            return TransportState.WAITING
+                return PlaybackState.PLAYING
+            return PlaybackState.WAITING
         return state.transport_state
 
     def capabilities(self) -> Capabilities:
@@ -190,7 +190,7 @@ class Device:
                 if (
                     sender is not None
                     and _depth < 4
-                    and self.transport_state() is TransportState.PLAYING
+                    and self.transport_state() is PlaybackState.PLAYING
                 ):
                     now = sender.now_playing(_depth + 1)
                 elif state.receiver_uri:
@@ -228,7 +228,7 @@ class Device:
             if (
                 sender is not None
                 and _depth < 4
-                and self.transport_state() is TransportState.PLAYING
+                and self.transport_state() is PlaybackState.PLAYING
             ):
                 return sender.position(_depth + 1)
             return (0, 0)
@@ -239,14 +239,14 @@ class Device:
     def set_standby(self, value: bool) -> None:
         """Enter or leave standby; entering it stops playback."""
         state = self.state
-        if value and state.transport_state in (TransportState.PLAYING, TransportState.PAUSED):
-            state.transport_state = TransportState.STOPPED
+        if value and state.transport_state in (PlaybackState.PLAYING, PlaybackState.PAUSED):
+            state.transport_state = PlaybackState.STOPPED
             state.seconds = 0
         if value:
             state.receiver_active = False
         state.standby = value
         if not value and state.source.type in EXTERNAL_TYPES:
-            state.transport_state = TransportState.PLAYING
+            state.transport_state = PlaybackState.PLAYING
         self.changed()
 
     def configure_source(
@@ -289,9 +289,9 @@ class Device:
             state.metadata_override = None
             state.metatext_override = None
             state.receiver_active = False
-            state.transport_state = TransportState.STOPPED
+            state.transport_state = PlaybackState.STOPPED
         if state.source.type in EXTERNAL_TYPES:
-            state.transport_state = TransportState.PLAYING
+            state.transport_state = PlaybackState.PLAYING
         self.changed()
 
     def select_source(self, system_name: str) -> None:
@@ -321,7 +321,7 @@ class Device:
                 self.state.seconds = 0
                 self.state.metadata_override = None
                 self.state.metatext_override = None
-                self.state.transport_state = TransportState.STOPPED
+                self.state.transport_state = PlaybackState.STOPPED
                 return
         raise DeviceError(INVALID_SOURCE, f"No {kind} source")
 
@@ -377,17 +377,17 @@ class Device:
             case SourceType.SPOTIFY:
                 if state.spotify_track is None:
                     state.spotify_track = catalog.spotify_track()
-                state.transport_state = TransportState.PLAYING
+                state.transport_state = PlaybackState.PLAYING
             case _:
-                state.transport_state = TransportState.PLAYING
+                state.transport_state = PlaybackState.PLAYING
         self.changed()
 
     def pause(self) -> None:
         """Pause (only where CanPause)."""
         if not self.capabilities().pause:
             raise DeviceError(NOT_AVAILABLE, "Pause not available for this source")
-        if self.state.transport_state is TransportState.PLAYING:
-            self.state.transport_state = TransportState.PAUSED
+        if self.state.transport_state is PlaybackState.PLAYING:
+            self.state.transport_state = PlaybackState.PAUSED
         self.changed()
 
     def stop(self) -> None:
@@ -396,7 +396,7 @@ class Device:
         if state.source.type is SourceType.RECEIVER:
             state.receiver_active = False
         elif state.source.type not in EXTERNAL_TYPES:
-            state.transport_state = TransportState.STOPPED
+            state.transport_state = PlaybackState.STOPPED
         state.seconds = 0
         self.changed()
 
@@ -447,7 +447,7 @@ class Device:
     def tick(self) -> None:
         """One second of playback: advance Seconds, move on at the end of a track."""
         state = self.state
-        if state.standby or state.transport_state is not TransportState.PLAYING:
+        if state.standby or state.transport_state is not PlaybackState.PLAYING:
             return
         kind = state.source.type
         if kind not in (SourceType.PLAYLIST, SourceType.RADIO, SourceType.SPOTIFY):
@@ -469,9 +469,9 @@ class Device:
             state.playlist_id = state.playlist[0].id
             state.seconds = 0
         if state.current_entry is not None:
-            state.transport_state = TransportState.PLAYING
+            state.transport_state = PlaybackState.PLAYING
         else:
-            state.transport_state = TransportState.STOPPED
+            state.transport_state = PlaybackState.STOPPED
 
     def playlist_play(self) -> None:
         """Playlist.Play: selects the Playlist source too."""
@@ -491,14 +491,14 @@ class Device:
         state.seconds = 0
         if not state.playlist:
             state.playlist_id = 0
-            state.transport_state = TransportState.STOPPED
+            state.transport_state = PlaybackState.STOPPED
             return
         index = self._playlist_index()
         count = len(state.playlist)
         if state.shuffle and count > 1 and forward:
             choices = [i for i in range(count) if i != index]
             state.playlist_id = state.playlist[self._random.choice(choices)].id
-            state.transport_state = TransportState.PLAYING
+            state.transport_state = PlaybackState.PLAYING
             return
         new = index + 1 if forward else index - 1
         if new >= count:
@@ -506,13 +506,13 @@ class Device:
                 new = 0
             else:
                 state.playlist_id = state.playlist[0].id
-                state.transport_state = TransportState.STOPPED
+                state.transport_state = PlaybackState.STOPPED
                 return
         elif new < 0:
             new = count - 1 if state.repeat else 0
         state.playlist_id = state.playlist[new].id
-        if not at_end_of_track or state.transport_state is TransportState.PLAYING:
-            state.transport_state = TransportState.PLAYING
+        if not at_end_of_track or state.transport_state is PlaybackState.PLAYING:
+            state.transport_state = PlaybackState.PLAYING
 
     def playlist_insert(self, after_id: int, track: Track) -> int:
         """Insert after `after_id` (0 = at the start); returns the new id."""
@@ -552,7 +552,7 @@ class Device:
                 state.playlist_id = state.playlist[index].id
             else:
                 state.playlist_id = 0
-                state.transport_state = TransportState.STOPPED
+                state.transport_state = PlaybackState.STOPPED
         self.changed()
 
     def playlist_delete_all(self) -> None:
@@ -563,7 +563,7 @@ class Device:
         state.playlist_token += 1
         state.seconds = 0
         if state.source.type is SourceType.PLAYLIST:
-            state.transport_state = TransportState.STOPPED
+            state.transport_state = PlaybackState.STOPPED
         self.changed()
 
     def playlist_seek_id(self, entry_id: int) -> None:
@@ -575,7 +575,7 @@ class Device:
         state.seconds = 0
         state.metadata_override = None
         state.metatext_override = None
-        state.transport_state = TransportState.PLAYING
+        state.transport_state = PlaybackState.PLAYING
         self.changed()
 
     def playlist_seek_index(self, index: int) -> None:
@@ -605,9 +605,7 @@ class Device:
             state.radio_id = first.id
             state.radio_uri = first.track.uri
             state.radio_metadata = first.track.didl()
-        state.transport_state = (
-            TransportState.PLAYING if state.radio_uri else TransportState.STOPPED
-        )
+        state.transport_state = PlaybackState.PLAYING if state.radio_uri else PlaybackState.STOPPED
 
     def radio_play(self) -> None:
         """Radio.Play: selects the Radio source too."""

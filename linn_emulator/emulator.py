@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Coroutine
-import contextlib
+import logging
 from types import TracebackType
 from typing import Any, Self
 import uuid
 
-from custom_components.linn.lpec.codec import ActionRequest
-
 from . import catalog
 from .device import Device
 from .faults import Faults
-from .model import DeviceState, PlaylistEntry, TransportState
+from .model import EmulatedDeviceState, PlaybackState, PlaylistEntry
 from .panel import Panel
 from .server import LpecServer
-from .services import ALL_SERVICES, SERVICE_TYPES, Service
+from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
+from .wire import ActionRequest
+
+_LOGGER = logging.getLogger(__name__)
 
 LINN_UDN_PREFIX = "4c494e4e-"
 
@@ -28,9 +29,11 @@ def new_udn(seed: str | None = None) -> str:
     return LINN_UDN_PREFIX + str(value)[len(LINN_UDN_PREFIX) :]
 
 
-def initial_state(*, udn: str, room: str, name: str, model: str, volume_limit: int) -> DeviceState:
+def initial_state(
+    *, udn: str, room: str, name: str, model: str, volume_limit: int
+) -> EmulatedDeviceState:
     """Build a DSM out of standby on Playlist, stopped on the first of a few albums."""
-    state = DeviceState(
+    state = EmulatedDeviceState(
         udn=udn,
         room=room,
         name=name,
@@ -55,6 +58,10 @@ class LinnEmulator:
     `services` is the set of services present (None: all of them); Product is always
     present. Use `panel` to act like the front panel or another control point and
     `faults` to misbehave.
+
+    An exception inside the emulator (the clock, an action handler, a session) is an
+    emulator bug: it is logged, kept, and raised by `stop()` (so by `async with`) as an
+    ExceptionGroup, which fails the test that owns the emulator.
     """
 
     def __init__(
@@ -84,9 +91,10 @@ class LinnEmulator:
             udn=self.udn, room=room, name=name, model=model, volume_limit=volume_limit
         )
         self.device = Device(self.state, services=present)
-        self.services: dict[str, Service] = {
+        self.services: dict[str, EmulatedService] = {
             cls.name: cls(self.device) for cls in SERVICE_TYPES if cls.name in present
         }
+        self._failures: list[Exception] = []
         self.actions: list[ActionRequest] = []
         """Every ACTION parsed (the one swallowed by the first-command quirk excepted)."""
         self._server = LpecServer(
@@ -98,6 +106,7 @@ class LinnEmulator:
             max_sessions=max_sessions,
             max_subscriptions=max_subscriptions,
             record=self.actions.append,
+            record_failure=self._failures.append,
             response_delay=lambda: self.faults.response_delay,
         )
         self.panel = Panel(self.device)
@@ -119,8 +128,9 @@ class LinnEmulator:
         self._spawn(self._tick_loop())
 
     async def stop(self) -> None:
-        """Close every connection and cancel every task."""
+        """Close every connection and cancel every task, then raise what failed inside."""
         if not self._started:
+            self.raise_failures()
             return
         self._started = False
         self._server.stopped = True
@@ -132,6 +142,7 @@ class LinnEmulator:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         await self._server.close(graceful=False)
+        self.raise_failures()
 
     async def __aenter__(self) -> Self:
         """Start."""
@@ -148,6 +159,18 @@ class LinnEmulator:
         await self.stop()
 
     # --- inspection -----------------------------------------------------------
+
+    @property
+    def failures(self) -> tuple[Exception, ...]:
+        """Exceptions raised inside the emulator and not yet raised by `raise_failures`."""
+        return tuple(self._failures)
+
+    def raise_failures(self) -> None:
+        """Raise (once) every exception that happened inside the emulator: a bug in it."""
+        failures = list(self._failures)
+        self._failures.clear()  # in place: the server holds its append
+        if failures:
+            raise ExceptionGroup(f"the emulator failed {len(failures)} time(s)", failures)
 
     @property
     def port(self) -> int:
@@ -190,13 +213,16 @@ class LinnEmulator:
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(self.tick_interval)
-            with contextlib.suppress(Exception):
+            try:
                 self.device.tick()
+            except Exception as err:
+                _LOGGER.exception("emulator bug: the clock tick failed")
+                self._failures.append(err)
 
     def _on_reboot(self) -> None:
         state = self.state
-        if state.transport_state in (TransportState.PLAYING, TransportState.PAUSED):
-            state.transport_state = TransportState.STOPPED
+        if state.transport_state in (PlaybackState.PLAYING, PlaybackState.PAUSED):
+            state.transport_state = PlaybackState.STOPPED
         state.seconds = 0
         state.receiver_active = False
         state.metadata_override = None

@@ -13,7 +13,8 @@ LPEC protocol errors (Linn LPEC page, ohNet `DviServerLpec`):
   303 Argument list too long (too many)
 * 401 Already subscribed, 402 Client has too many subscriptions (16 per session),
   404 Subscription not found (UNSUBSCRIBE <id>), 405 Service not subscribed
-  (UNSUBSCRIBE <device>/<service>)
+  (UNSUBSCRIBE <device>/<service>), 406 Invalid XML escaping (an `&` that starts no
+  entity or character reference)
 
 Device-level (UPnP-style) failures chosen by the emulator:
 
@@ -53,6 +54,7 @@ ALREADY_SUBSCRIBED: Final = 401
 TOO_MANY_SUBSCRIPTIONS: Final = 402
 SUBSCRIPTION_NOT_FOUND: Final = 404
 SERVICE_NOT_SUBSCRIBED: Final = 405
+INVALID_XML_ESCAPING: Final = 406
 
 INVALID_SOURCE: Final = 800
 JSON_CORRUPT: Final = 801

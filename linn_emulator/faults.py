@@ -6,9 +6,8 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from custom_components.linn.lpec.codec import format_alive, format_byebye
-
 from .server import LpecServer
+from .wire import alive_line, byebye_line
 
 
 class Faults:
@@ -85,11 +84,11 @@ class Faults:
         server = self._server
         for session in list(server.sessions):
             session.revoke(service)
-            session.write_line(format_byebye("Ds", server.udn))
+            session.write_line(byebye_line("Ds", server.udn))
 
         async def realive() -> None:
             await asyncio.sleep(realive_after)
             for session in list(server.sessions):
-                session.write_line(format_alive("Ds", server.udn))
+                session.write_line(alive_line("Ds", server.udn))
 
         self._spawn(realive())

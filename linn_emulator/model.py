@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
-from .artwork import local_uri
+from .artwork import generated_cover_uri, local_uri
 
 DIDL_OPEN = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
@@ -17,8 +17,8 @@ DIDL_OPEN = (
 DIDL_CLOSE = "</DIDL-Lite>"
 
 
-class TransportState(StrEnum):
-    """Values of the OpenHome TransportState variables."""
+class PlaybackState(StrEnum):
+    """What the OpenHome `TransportState` variables report (the playback state of a source)."""
 
     PLAYING = "Playing"
     PAUSED = "Paused"
@@ -102,10 +102,11 @@ class Track:
             parts.append(
                 f"<upnp:originalTrackNumber>{self.track_number}</upnp:originalTrackNumber>"
             )
-        if self.art_uri:
-            parts.append(
-                f"<upnp:albumArtURI>{xml_escape(local_uri(self.art_uri))}</upnp:albumArtURI>"
-            )
+        art = (
+            local_uri(self.art_uri) if self.art_uri else generated_cover_uri(self.uri or self.title)
+        )
+        if art:
+            parts.append(f"<upnp:albumArtURI>{xml_escape(art)}</upnp:albumArtURI>")
         parts.append(f"<upnp:class>{self.upnp_class}</upnp:class>")
         attrs = [f"protocolInfo={quoteattr(self.protocol_info)}"]
         if self.duration:
@@ -200,8 +201,8 @@ class NowPlaying:
 
 
 @dataclass(slots=True)
-class DeviceState:
-    """Everything the device knows; services derive their variables from it."""
+class EmulatedDeviceState:
+    """Everything the emulated device knows (the truth); services derive their variables from it."""
 
     udn: str
     room: str
@@ -212,7 +213,7 @@ class DeviceState:
     standby: bool = False
     standby_transitioning: bool = False
     source_index: int = 0
-    transport_state: TransportState = TransportState.STOPPED
+    transport_state: PlaybackState = PlaybackState.STOPPED
     """State of the current source (Receiver is derived from the sender, see Device)."""
     volume: int = 30
     mute: bool = False

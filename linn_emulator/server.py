@@ -8,21 +8,6 @@ import contextlib
 from dataclasses import dataclass, field
 import logging
 
-from custom_components.linn.lpec.codec import (
-    ActionRequest,
-    SubscribeRequest,
-    UnsubscribeRequest,
-    format_alive,
-    format_byebye,
-    format_error,
-    format_event,
-    format_response,
-    format_subscribed,
-    format_unsubscribed,
-    parse_client_line,
-)
-from custom_components.linn.lpec.errors import LpecProtocolError
-
 from .errors import (
     ALREADY_SUBSCRIBED,
     COMMAND_NOT_RECOGNISED,
@@ -37,7 +22,20 @@ from .errors import (
     DeviceError,
     describe,
 )
-from .services import Service
+from .services import EmulatedService
+from .wire import (
+    ActionRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    alive_line,
+    byebye_line,
+    error_line,
+    event_line,
+    read_request,
+    response_line,
+    subscribed_line,
+    unsubscribed_line,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -55,7 +53,7 @@ class Subscription:
     """One SUBSCRIBE on one session."""
 
     id: int
-    service: Service
+    service: EmulatedService
     sequence: int = 0
     last: dict[str, str] = field(default_factory=dict)
 
@@ -118,7 +116,7 @@ class Session:
                 continue
             sub.last = current
             sub.sequence = sub.sequence + 1 if sub.sequence + 1 < SEQUENCE_WRAP else 1
-            self.write_line(format_event(sub.id, sub.sequence, changes))
+            self.write_line(event_line(sub.id, sub.sequence, changes))
 
     # --- reading --------------------------------------------------------------
 
@@ -144,7 +142,7 @@ class Session:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 self.seen_command = True
-                self.write_line(format_error(COMMAND_NOT_RECOGNISED, "Invalid UTF-8"))
+                self.write_line(error_line(COMMAND_NOT_RECOGNISED, "Invalid UTF-8"))
                 continue
             await self.handle_line(text)
 
@@ -158,13 +156,13 @@ class Session:
             if not self.seen_blank:
                 # Firmware bug: the first command after ALIVE fails unless a blank line came first.
                 self.write_line(
-                    format_error(COMMAND_NOT_RECOGNISED, describe(COMMAND_NOT_RECOGNISED))
+                    error_line(COMMAND_NOT_RECOGNISED, describe(COMMAND_NOT_RECOGNISED))
                 )
                 return
         try:
-            message = parse_client_line(text)
-        except LpecProtocolError as err:
-            self.write_line(format_error(err.code, describe(err.code)))
+            message = read_request(text)
+        except DeviceError as err:
+            self.write_line(error_line(err.code, err.description))
             return
         match message:
             case ActionRequest():
@@ -176,7 +174,7 @@ class Session:
             case None:
                 pass
 
-    def _service(self, device: str, name: str) -> Service:
+    def _service(self, device: str, name: str) -> EmulatedService:
         if device not in ("Ds", "MediaRenderer"):
             raise DeviceError(DEVICE_NOT_FOUND)
         service = self.server.services.get(name)
@@ -188,12 +186,13 @@ class Session:
         """Run an ACTION and answer RESPONSE or ERROR (after the configured delay)."""
         self.server.record(request)
         try:
-            reply = format_response(self._invoke(request))
+            reply = response_line(self._invoke(request))
         except DeviceError as err:
-            reply = format_error(err.code, err.description)
-        except Exception:
-            _LOGGER.exception("action %s failed", request)
-            reply = format_error(METHOD_EXECUTION_EXCEPTION, describe(METHOD_EXECUTION_EXCEPTION))
+            reply = error_line(err.code, err.description)
+        except Exception as err:
+            _LOGGER.exception("emulator bug: action %s failed", request)
+            self.server.record_failure(err)
+            reply = error_line(METHOD_EXECUTION_EXCEPTION, describe(METHOD_EXECUTION_EXCEPTION))
         delay = self.server.response_delay()
         if delay > 0:
             await asyncio.sleep(delay)
@@ -208,7 +207,7 @@ class Session:
             raise DeviceError(METHOD_NOT_SUPPORTED)
         return spec.invoke(request.args)
 
-    def _subscribable(self, request: SubscribeRequest) -> Service:
+    def _subscribable(self, request: SubscribeRequest) -> EmulatedService:
         service = self._service(request.device, request.service)
         if any(sub.service is service for sub in self.subscriptions.values()):
             raise DeviceError(ALREADY_SUBSCRIBED)
@@ -221,44 +220,47 @@ class Session:
         try:
             service = self._subscribable(request)
         except DeviceError as err:
-            self.write_line(format_error(err.code, err.description))
+            self.write_line(error_line(err.code, err.description))
             return
         sub = Subscription(self.server.next_subscription_id(), service)
         self.subscriptions[sub.id] = sub
         sub.last = service.variables()
-        self.write_line(format_subscribed(sub.id))
-        self.write_line(format_event(sub.id, 0, sub.last))
+        self.write_line(subscribed_line(sub.id))
+        self.write_line(event_line(sub.id, 0, sub.last))
 
     def unsubscribe(self, request: UnsubscribeRequest) -> None:
         """UNSUBSCRIBE by id, by service, or everything (each removal is acknowledged)."""
         if request.subscription_id is not None:
             if self.subscriptions.pop(request.subscription_id, None) is None:
                 self.write_line(
-                    format_error(SUBSCRIPTION_NOT_FOUND, describe(SUBSCRIPTION_NOT_FOUND))
+                    error_line(SUBSCRIPTION_NOT_FOUND, describe(SUBSCRIPTION_NOT_FOUND))
                 )
                 return
-            self.write_line(format_unsubscribed(request.subscription_id))
+            self.write_line(unsubscribed_line(request.subscription_id))
             return
-        if request.path is not None:
-            _device, _, name = request.path.partition("/")
-            ids = [i for i, sub in self.subscriptions.items() if sub.service.name == name]
+        if request.service is not None:
+            ids = [
+                i
+                for i, sub in self.subscriptions.items()
+                if sub.service.name == request.service and sub.service.device_name == request.device
+            ]
             if not ids:
                 self.write_line(
-                    format_error(SERVICE_NOT_SUBSCRIBED, describe(SERVICE_NOT_SUBSCRIBED))
+                    error_line(SERVICE_NOT_SUBSCRIBED, describe(SERVICE_NOT_SUBSCRIBED))
                 )
                 return
         else:
             ids = list(self.subscriptions)
         for sub_id in ids:
             del self.subscriptions[sub_id]
-            self.write_line(format_unsubscribed(sub_id))
+            self.write_line(unsubscribed_line(sub_id))
 
     def revoke(self, service_name: str | None) -> None:
         """Unsolicited UNSUBSCRIBE of the service's subscriptions (all when None)."""
         for sub_id, sub in list(self.subscriptions.items()):
             if service_name is None or sub.service.name == service_name:
                 del self.subscriptions[sub_id]
-                self.write_line(format_unsubscribed(sub_id))
+                self.write_line(unsubscribed_line(sub_id))
 
 
 class LpecServer:
@@ -271,10 +273,11 @@ class LpecServer:
         port: int,
         udn: str,
         media_renderer_udn: str,
-        services: dict[str, Service],
+        services: dict[str, EmulatedService],
         max_sessions: int,
         max_subscriptions: int = MAX_SUBSCRIPTIONS,
         record: Callable[[ActionRequest], None],
+        record_failure: Callable[[Exception], None],
         response_delay: Callable[[], float],
     ) -> None:
         self.host = host
@@ -285,6 +288,8 @@ class LpecServer:
         self.max_sessions = max_sessions
         self.max_subscriptions = max_subscriptions
         self.record = record
+        self.record_failure = record_failure
+        """Called with every exception inside the server: an emulator bug."""
         self.response_delay = response_delay
         self.sessions: list[Session] = []
         self.pending: int = 0
@@ -365,8 +370,9 @@ class LpecServer:
                 self._slot_freed.set()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            _LOGGER.exception("session failed")
+        except Exception as err:
+            _LOGGER.exception("emulator bug: the session failed")
+            self.record_failure(err)
         finally:
             self._writers.discard(writer)
             self._handlers.discard(task)
@@ -375,13 +381,13 @@ class LpecServer:
 
     def announce(self, session: Session) -> None:
         """ALIVE for every sub-device."""
-        session.write_line(format_alive("Ds", self.udn))
-        session.write_line(format_alive("MediaRenderer", self.media_renderer_udn))
+        session.write_line(alive_line("Ds", self.udn))
+        session.write_line(alive_line("MediaRenderer", self.media_renderer_udn))
 
     def byebye(self, session: Session) -> None:
         """BYEBYE for every sub-device."""
-        session.write_line(format_byebye("Ds", self.udn))
-        session.write_line(format_byebye("MediaRenderer", self.media_renderer_udn))
+        session.write_line(byebye_line("Ds", self.udn))
+        session.write_line(byebye_line("MediaRenderer", self.media_renderer_udn))
 
     def next_subscription_id(self) -> int:
         """Subscription ids count up per device, starting at 1."""

@@ -21,15 +21,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from custom_components.linn.lpec import LinnDevice
-from custom_components.linn.lpec.codec import (
-    Event as LpecEvent,
-    format_event,
-    parse_device_line,
-)
+from custom_components.linn.lpec.codec import Event as LpecEvent, parse_device_line
 from custom_components.linn.lpec.model import DeviceState
 from custom_components.linn.lpec.reducers import apply_event
 from custom_components.linn.lpec.services import Service
 from linn_emulator import LinnEmulator
+from linn_emulator.wire import event_line
 
 DIDL = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
@@ -73,11 +70,11 @@ def bench_parse(seconds: float) -> dict[str, dict[str, float]]:
         for i in range(12)
     )
     lines = {
-        "volume_event": format_event(7, 42, {"Volume": "41"}),
-        "info_event_didl": format_event(
+        "volume_event": event_line(7, 42, {"Volume": "41"}),
+        "info_event_didl": event_line(
             5, 3, {"Metadata": DIDL, "Uri": "http://192.0.2.10/t/885.flac", "Duration": "305"}
         ),
-        "sourcexml_event": format_event(3, 1, {"SourceXml": f"<SourceList>{sources}</SourceList>"}),
+        "sourcexml_event": event_line(3, 1, {"SourceXml": f"<SourceList>{sources}</SourceList>"}),
     }
     results: dict[str, dict[str, float]] = {}
     # Parsing the line, then applying it to the state (DIDL-Lite / SourceXml parsed here):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import ActionSpec, Args, ArgType, Service
+from .base import ActionSpec, Args, ArgType, EmulatedService
 from .config import ConfigService
 from .info import InfoService, TimeService
 from .media_renderer import AvTransportService, RenderingControlService
@@ -15,7 +15,7 @@ from .transport import TransportService
 from .update import UpdateService
 from .volume import VolumeService
 
-SERVICE_TYPES: tuple[type[Service], ...] = (
+SERVICE_TYPES: tuple[type[EmulatedService], ...] = (
     ProductService,
     VolumeService,
     TransportService,
@@ -39,5 +39,5 @@ __all__ = [
     "ActionSpec",
     "ArgType",
     "Args",
-    "Service",
+    "EmulatedService",
 ]

@@ -22,7 +22,7 @@ from ..errors import (
 
 if TYPE_CHECKING:
     from ..device import Device
-    from ..model import DeviceState
+    from ..model import EmulatedDeviceState
 
 _UINT_RE = re.compile(r"\+?[0-9]+")
 _INT_RE = re.compile(r"[+-]?[0-9]+")
@@ -125,7 +125,7 @@ class ActionSpec:
         return out
 
 
-class Service:
+class EmulatedService:
     """Base of every service; subclasses declare actions in `setup()`."""
 
     name: ClassVar[str]
@@ -138,7 +138,7 @@ class Service:
         self.setup()
 
     @property
-    def state(self) -> DeviceState:
+    def state(self) -> EmulatedDeviceState:
         """The device state."""
         return self.device.state
 

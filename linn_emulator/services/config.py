@@ -11,10 +11,10 @@ from collections.abc import Callable
 import json
 
 from ..errors import ID_NOT_FOUND, OUT_OF_RANGE, DeviceError
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 
-class ConfigService(Service):
+class ConfigService(EmulatedService):
     """av.openhome.org Config:2 (GetKeys, HasKey, GetValue, SetValue)."""
 
     name = "Config"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .base import Args, Service, fmt_bool
+from .base import Args, EmulatedService, fmt_bool
 
 
-class InfoService(Service):
+class InfoService(EmulatedService):
     """urn:av-openhome-org:service:Info:1."""
 
     name = "Info"
@@ -48,7 +48,7 @@ class InfoService(Service):
         }
 
 
-class TimeService(Service):
+class TimeService(EmulatedService):
     """urn:av-openhome-org:service:Time:1."""
 
     name = "Time"

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from xml.sax.saxutils import quoteattr
 
 from ..errors import DeviceError
-from ..model import TransportState, format_duration
-from .base import Args, ArgType, Handler, Service
+from ..model import PlaybackState, format_duration
+from .base import Args, ArgType, EmulatedService, Handler
 
 INVALID_INSTANCE_ID = 718
 ARGUMENT_VALUE_INVALID = 600
@@ -21,11 +21,11 @@ _INSTANCE = ("InstanceID", ArgType.UINT)
 _CHANNEL = ("Channel", ArgType.STRING)
 
 _AV_STATES = {
-    TransportState.PLAYING: "PLAYING",
-    TransportState.PAUSED: "PAUSED_PLAYBACK",
-    TransportState.STOPPED: "STOPPED",
-    TransportState.BUFFERING: "TRANSITIONING",
-    TransportState.WAITING: "TRANSITIONING",
+    PlaybackState.PLAYING: "PLAYING",
+    PlaybackState.PAUSED: "PAUSED_PLAYBACK",
+    PlaybackState.STOPPED: "STOPPED",
+    PlaybackState.BUFFERING: "TRANSITIONING",
+    PlaybackState.WAITING: "TRANSITIONING",
 }
 
 
@@ -45,7 +45,7 @@ def _last_change(namespace: str, values: list[tuple[str, str, str | None]]) -> s
     return "".join(parts)
 
 
-class RenderingControlService(Service):
+class RenderingControlService(EmulatedService):
     """urn:schemas-upnp-org:service:RenderingControl:1 (volume and mute)."""
 
     name = "RenderingControl"
@@ -95,7 +95,7 @@ class RenderingControlService(Service):
         }
 
 
-class AvTransportService(Service):
+class AvTransportService(EmulatedService):
     """urn:schemas-upnp-org:service:AVTransport:1 (transport of the current source)."""
 
     name = "AVTransport"

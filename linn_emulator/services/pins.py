@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from ..errors import ID_NOT_FOUND, JSON_CORRUPT, DeviceError
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 PIN_MODES = ["radio", "playlist", "source", "tidal", "qobuz", "tunein", "calmradio"]
 
 
-class PinsService(Service):
+class PinsService(EmulatedService):
     """urn:av-openhome-org:service:Pins:1."""
 
     name = "Pins"

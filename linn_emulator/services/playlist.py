@@ -9,7 +9,7 @@ from xml.sax.saxutils import escape as xml_escape
 from ..didl import parse_didl
 from ..errors import JSON_CORRUPT, DeviceError
 from ..model import SourceType, Track
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 PLAYLIST_PROTOCOL_INFO = (
     "http-get:*:audio/x-flac:*,http-get:*:audio/wav:*,http-get:*:audio/wave:*,"
@@ -46,7 +46,7 @@ def parse_id_list(text: str) -> list[int]:
         raise DeviceError(JSON_CORRUPT, "Invalid id list") from None
 
 
-class PlaylistService(Service):
+class PlaylistService(EmulatedService):
     """urn:av-openhome-org:service:Playlist:1."""
 
     name = "Playlist"

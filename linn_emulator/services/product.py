@@ -5,12 +5,12 @@ from __future__ import annotations
 from xml.sax.saxutils import escape as xml_escape
 
 from ..errors import INVALID_SOURCE, DeviceError
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 PRODUCT_IMAGE = "https://www.linn.co.uk/images/products/selekt-dsm.png"
 
 
-class ProductService(Service):
+class ProductService(EmulatedService):
     """urn:av-openhome-org:service:Product:4."""
 
     name = "Product"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import SourceType
-from .base import Args, ArgType, Service
+from .base import Args, ArgType, EmulatedService
 from .playlist import id_array, parse_id_list, track_list
 
 RADIO_PROTOCOL_INFO = (
@@ -12,7 +12,7 @@ RADIO_PROTOCOL_INFO = (
 )
 
 
-class RadioService(Service):
+class RadioService(EmulatedService):
     """urn:av-openhome-org:service:Radio:2."""
 
     name = "Radio"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape as xml_escape
 
-from ..model import DIDL_CLOSE, DIDL_OPEN, SourceType, TransportState
-from .base import Args, ArgType, Service, fmt_bool
+from ..model import DIDL_CLOSE, DIDL_OPEN, PlaybackState, SourceType
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 SONGCAST_PROTOCOL_INFO = "ohz:*:*:*,ohm:*:*:*,ohu:*.*.*"
 
 
-class ReceiverService(Service):
+class ReceiverService(EmulatedService):
     """urn:av-openhome-org:service:Receiver:1."""
 
     name = "Receiver"
@@ -47,7 +47,7 @@ class ReceiverService(Service):
         }
 
 
-class SenderService(Service):
+class SenderService(EmulatedService):
     """urn:av-openhome-org:service:Sender:2."""
 
     name = "Sender"
@@ -73,7 +73,7 @@ class SenderService(Service):
 
     def variables(self) -> dict[str, str]:
         """Every evented variable."""
-        playing = not self.state.standby and self.device.transport_state() is TransportState.PLAYING
+        playing = not self.state.standby and self.device.transport_state() is PlaybackState.PLAYING
         return {
             "PresentationUrl": "",
             "Metadata": self.metadata(),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 
-class TransportService(Service):
+class TransportService(EmulatedService):
     """urn:av-openhome-org:service:Transport:1."""
 
     name = "Transport"

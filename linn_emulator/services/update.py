@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from .base import Service
+from .base import EmulatedService
 
 
-class UpdateService(Service):
+class UpdateService(EmulatedService):
     """urn:linn-co-uk:service:Update:4 (read-only subset)."""
 
     name = "Update"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .base import Args, ArgType, Service, fmt_bool
+from .base import Args, ArgType, EmulatedService, fmt_bool
 
 
-class VolumeService(Service):
+class VolumeService(EmulatedService):
     """urn:av-openhome-org:service:Volume:4."""
 
     name = "Volume"

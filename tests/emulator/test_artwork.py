@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import socket
 import struct
+import sys
 import zlib
 
 from linn_emulator import LinnEmulator
@@ -71,3 +73,51 @@ async def test_uris_point_at_the_server_and_are_served() -> None:
 
 def test_without_a_server_uris_are_published_as_they_are() -> None:
     assert local_uri("http://192.168.1.50:9000/a.jpg") == "http://192.168.1.50:9000/a.jpg"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def art_of(metadata: str) -> str:
+    art = re.search(r"albumArtURI>([^<]+)<", metadata)
+    assert art is not None, metadata
+    return art.group(1)
+
+
+async def test_cli_serves_art_for_every_track_from_the_first() -> None:
+    """As scripts/develop runs it: the first track, and an input without art of its own."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "linn_emulator", "--port", "0", "--artwork-port", str(free_port())),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    try:
+        base = (await asyncio.wait_for(process.stdout.readline(), 10)).decode().split()[1]
+        address = (await asyncio.wait_for(process.stdout.readline(), 10)).decode().split()[0]
+        port = int(address.rsplit(":", 1)[1])
+        artwork_port = int(base.rsplit(":", 1)[1].split("/")[0])
+        client = await Client.connect(port)
+        try:
+            info_id, info = await client.subscribe("Ds/Info")
+            first = art_of(info["Metadata"])
+            assert first.startswith(base)
+            status, body = await http_get(artwork_port, first.split(str(artwork_port), 1)[1])
+            assert (status, body[:4]) == ("HTTP/1.0 200 OK", b"\x89PNG")
+
+            # Nothing the device derived before the cover server was set names the real
+            # hosts: a volume change is not taken for a new track.
+            await client.action("Ds/Volume", "SetVolume", "35")
+            assert not [event for event in client.events if event.subscription_id == info_id]
+
+            await client.action("Ds/Product", "SetSourceBySystemName", "Analog 1")
+            event = await client.event(info_id, lambda variables: "Metadata" in variables)
+            assert art_of(event.variables["Metadata"]).startswith(base)
+        finally:
+            await client.close()
+    finally:
+        process.terminate()
+        await process.wait()

@@ -12,7 +12,7 @@ from custom_components.linn.lpec.codec import (
     Unsubscribed,
     parse_device_line,
 )
-from linn_emulator import LinnEmulator, TransportState
+from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
 
 from .conftest import Client, Connect
@@ -97,7 +97,7 @@ async def test_reboot(emu: LinnEmulator, connect: Connect) -> None:
     client = await connect()
     await client.subscribe("Ds/Volume")
     emu.panel.play()
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
     reboot = asyncio.create_task(emu.faults.reboot(downtime=0.3))
     assert await client.message() == ByeBye("Ds", emu.udn)
     bye = await client.message()
@@ -117,7 +117,7 @@ async def test_reboot(emu: LinnEmulator, connect: Connect) -> None:
     back = await connect(alive=False)
     assert parse_device_line(await back.line()) == Alive("Ds", emu.udn)
     assert isinstance(parse_device_line(await back.line()), Alive)
-    assert emu.state.transport_state is TransportState.STOPPED
+    assert emu.state.transport_state is PlaybackState.STOPPED
     assert emu.subscriptions == 0
 
 

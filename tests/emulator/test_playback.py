@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from custom_components.linn.lpec.codec import Response
-from linn_emulator import LinnEmulator, TransportState
+from linn_emulator import LinnEmulator, PlaybackState
 
 from .conftest import Connect
 
@@ -44,11 +44,11 @@ async def test_end_of_playlist_stops_unless_repeat(emu: LinnEmulator) -> None:
     last = emu.state.playlist[-1]
     emu.device.playlist_seek_id(last.id)
     emu.panel.next()
-    assert emu.state.transport_state is TransportState.STOPPED
+    assert emu.state.transport_state is PlaybackState.STOPPED
     emu.panel.set_repeat(True)
     emu.device.playlist_seek_id(last.id)
     emu.panel.next()
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
     assert emu.state.playlist_id == emu.state.playlist[0].id
     emu.panel.previous()
     assert emu.state.playlist_id == last.id
@@ -96,7 +96,7 @@ async def test_standby_stops_playback(emu: LinnEmulator, connect: Connect) -> No
     assert emu.state.standby
     await client.action("Ds/Transport", "Play")
     assert not emu.state.standby
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
 
 
 async def test_playlist_insert_seek_delete(emu: LinnEmulator, connect: Connect) -> None:
@@ -130,7 +130,7 @@ async def test_playlist_insert_seek_delete(emu: LinnEmulator, connect: Connect) 
     assert listing.values[0].count("<Entry>") == 2
     await client.action("Ds/Playlist", "SeekId", str(second))
     assert emu.state.playlist_id == second
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
     await client.action("Ds/Playlist", "SeekIndex", "0")
     assert emu.state.playlist_id == first
     await client.action("Ds/Playlist", "SeekSecondAbsolute", "100")
@@ -180,7 +180,7 @@ async def test_radio(emu: LinnEmulator, connect: Connect) -> None:
     listing = await client.action("Ds/Radio", "ReadList", "1 2")
     assert listing.values[0].startswith("<ChannelList><Entry><Id>1</Id>")
     await client.action("Ds/Radio", "Stop")
-    assert emu.state.transport_state is TransportState.STOPPED
+    assert emu.state.transport_state is PlaybackState.STOPPED
 
 
 async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
@@ -205,11 +205,11 @@ async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     await client.action("Ds/Pins", "InvokeId", "1")
     assert emu.state.source.system_name == "Radio"
     assert emu.state.radio_id == 1
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
     await client.action("Ds/Pins", "InvokeId", "2")
     assert emu.state.source.system_name == "Playlist"
     assert [e.track.album for e in emu.state.playlist] == ["Re"] * 3
-    assert emu.state.transport_state is TransportState.PLAYING
+    assert emu.state.transport_state is PlaybackState.PLAYING
     await client.action("Ds/Pins", "InvokeIndex", "2")
     assert emu.state.source.name == "Turntable"
     assert (await client.error('ACTION Ds/Pins 1 InvokeIndex "6"')).code == 803

@@ -24,7 +24,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
-from linn_emulator import LinnEmulator, TransportState
+from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
 
 ENTITY = "media_player.study"
@@ -63,7 +63,7 @@ async def test_without_transport_features_follow_the_source(
     await hass.services.async_call(
         MP_DOMAIN, SERVICE_MEDIA_PLAY, {ATTR_ENTITY_ID: ENTITY}, blocking=True
     )
-    assert old_ds.state.transport_state == TransportState.PLAYING
+    assert old_ds.state.transport_state == PlaybackState.PLAYING
     assert [a.service for a in old_ds.actions if a.action == "Play"] == ["Playlist"]
     await wait_for(lambda: hass.states.get(ENTITY).state == MediaPlayerState.PLAYING)
     await hass.services.async_call(

@@ -43,7 +43,7 @@ from homeassistant.exceptions import ServiceValidationError
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from linn_emulator import LinnEmulator, TransportState
+from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
 
 from .conftest import ENTITY_ID
@@ -122,11 +122,11 @@ async def test_sources_by_user_name_selected_by_system_name(
 
 async def test_transport_and_modes(hass: HomeAssistant, emulator: LinnEmulator) -> None:
     await call(hass, SERVICE_MEDIA_PLAY)
-    assert emulator.state.transport_state == TransportState.PLAYING
+    assert emulator.state.transport_state == PlaybackState.PLAYING
     await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PLAYING)
 
     await call(hass, SERVICE_MEDIA_PAUSE)
-    assert emulator.state.transport_state == TransportState.PAUSED
+    assert emulator.state.transport_state == PlaybackState.PAUSED
     await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PAUSED)
 
     first = emulator.state.playlist_id
@@ -148,7 +148,7 @@ async def test_transport_and_modes(hass: HomeAssistant, emulator: LinnEmulator) 
     await wait_for(lambda: attr(hass, ATTR_MEDIA_REPEAT) == RepeatMode.ALL)
 
     await call(hass, SERVICE_MEDIA_STOP)
-    assert emulator.state.transport_state == TransportState.STOPPED
+    assert emulator.state.transport_state == PlaybackState.STOPPED
 
 
 async def test_front_panel_change_reaches_ha_within_100ms(
@@ -186,7 +186,7 @@ async def test_play_url_goes_into_the_playlist(hass: HomeAssistant, emulator: Li
     assert current_source(emulator) == "Playlist"
     current = next(e for e in emulator.state.playlist if e.id == emulator.state.playlist_id)
     assert current.track.uri == url
-    assert emulator.state.transport_state == TransportState.PLAYING
+    assert emulator.state.transport_state == PlaybackState.PLAYING
     # the radio preset was not hijacked
     assert all(channel.track.uri != url for channel in emulator.state.radio_channels)
 

@@ -14,8 +14,8 @@ from custom_components.linn.lpec import (
     LpecProtocolError,
     LpecUnsupportedError,
 )
-from custom_components.linn.lpec.codec import format_event, format_response, format_subscribed
 from linn_emulator import LinnEmulator
+from linn_emulator.wire import event_line, response_line, subscribed_line
 from tests.helpers import wait_for
 from tests.lpec.helpers import FAST, ScriptedPeer
 
@@ -203,15 +203,15 @@ def bare_device(answers: dict[str, str]) -> Callable[[str], str | None]:
                 return 'ERROR 103 "Service not found"\r\n'
             sid = ids[words[1]]
             state = BARE_STATE[words[1].partition("/")[2]]
-            return f"{format_subscribed(sid)}\r\n{format_event(sid, 0, state)}\r\n"
-        return answers.get(words[3], format_response()) + "\r\n"
+            return f"{subscribed_line(sid)}\r\n{event_line(sid, 0, state)}\r\n"
+        return answers.get(words[3], response_line()) + "\r\n"
 
     return answer
 
 
 @pytest.fixture
 async def bare() -> AsyncIterator[tuple[ScriptedPeer, LinnDevice]]:
-    answers = {"Insert": format_response(["not-a-number"]), "ReadList": format_response()}
+    answers = {"Insert": response_line(["not-a-number"]), "ReadList": response_line()}
     async with ScriptedPeer(bare_device(answers)) as peer:
         device = LinnDevice("127.0.0.1", peer.port, **FAST)
         async with asyncio.timeout(3):
@@ -262,11 +262,11 @@ async def test_missing_source_type_is_unsupported(bare: tuple[ScriptedPeer, Linn
 
 async def test_readlist_without_out_arguments(bare: tuple[ScriptedPeer, LinnDevice]) -> None:
     peer, device = bare
-    peer.write_all(f"{format_event(4, 1, {'IdArray': 'AAAAAQ=='})}\r\n")  # Radio: id 1
+    peer.write_all(f"{event_line(4, 1, {'IdArray': 'AAAAAQ=='})}\r\n")  # Radio: id 1
     await wait_for(lambda: device.state.radio.ids == (1,))
     with pytest.raises(LpecProtocolError, match="expected 1 out-arguments, got 0"):
         await device.read_presets()
-    peer.write_all(f"{format_event(5, 1, {'IdArray': '[7]'})}\r\n")  # Pins: id 7
+    peer.write_all(f"{event_line(5, 1, {'IdArray': '[7]'})}\r\n")  # Pins: id 7
     await wait_for(lambda: device.state.pins.ids == (7,))
     with pytest.raises(LpecProtocolError, match="expected 1 out-arguments"):
         await device.read_pins()

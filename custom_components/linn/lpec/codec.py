@@ -1,10 +1,10 @@
-"""LPEC line grammar: building and parsing lines in both directions.
+"""LPEC line grammar, the client's half: build control-point lines, parse device lines.
 
-Client lines (ACTION, SUBSCRIBE, UNSUBSCRIBE) are built by the client and parsed by
-the emulator; device lines (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT,
-ERROR) are built by the emulator and parsed by the client. Keywords match
-case-insensitively. Every argument is XML-escaped and double-quoted; carriage
-returns and line feeds are escaped too, so any string survives a round trip.
+The client builds ACTION, SUBSCRIBE and UNSUBSCRIBE lines and parses what a device
+sends (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT, ERROR). Keywords match
+case-insensitively. Every argument is XML-escaped and double-quoted; carriage returns
+and line feeds are escaped too, so any string survives a round trip. The emulator has
+its own, independent implementation of the device's half (linn_emulator/wire.py).
 """
 
 from __future__ import annotations
@@ -27,9 +27,12 @@ _ESCAPE_RE = re.compile("[&<>\"'\r\n]")
 _NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _ENTITY_RE = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
-# A quoted token (a backslash-escaped quote inside is taken literally, as some
-# firmware sends it) or a bare token.
-_TOKEN_RE = re.compile(r'[ \t]*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))')
+# A quoted token or a bare token. A quoted token ends at the first quote followed by a
+# space, a tab or the end of the line: a device XML-escapes quotes inside values, so a
+# value may end in a backslash (`"C:\"`). Firmware that backslash-quotes instead of
+# using &quot; is read too (`\"` inside a token is a quote) unless the backslash-quoted
+# quote is itself followed by a space.
+_TOKEN_RE = re.compile(r'[ \t]*(?:"(.*?)"(?=[ \t]|$)|([^\s"]+))', re.DOTALL)
 _TRAILING_SPACE_RE = re.compile(r"[ \t]*")
 
 MAX_CODE_POINT = 0x10FFFF
@@ -228,91 +231,14 @@ def _parse_event(args: list[Token]) -> Event:
     return Event(_int(args[0], "subscription id"), _int(args[1], "sequence"), variables)
 
 
-def format_alive(device: str, udn: str) -> str:
-    """Build an ALIVE line."""
-    return f"ALIVE {device} {udn}"
-
-
-def format_byebye(device: str, udn: str) -> str:
-    """Build a BYEBYE line."""
-    return f"BYEBYE {device} {udn}"
-
-
-def format_response(values: tuple[str, ...] | list[str] = ()) -> str:
-    """Build a RESPONSE line."""
-    return " ".join(["RESPONSE", *(quote(value) for value in values)])
-
-
-def format_subscribed(subscription_id: int) -> str:
-    """Build the SUBSCRIBE acknowledgement."""
-    return f"SUBSCRIBE {subscription_id}"
-
-
-def format_unsubscribed(subscription_id: int) -> str:
-    """Build an UNSUBSCRIBE line (acknowledgement or revocation)."""
-    return f"UNSUBSCRIBE {subscription_id}"
-
-
-def format_event(subscription_id: int, sequence: int, variables: dict[str, str]) -> str:
-    """Build an EVENT line."""
-    parts = [f"EVENT {subscription_id} {sequence}"]
-    parts.extend(f"{name} {quote(value)}" for name, value in variables.items())
-    return " ".join(parts)
-
-
-def format_error(code: int, description: str) -> str:
-    """Build an ERROR line."""
-    return f"ERROR {code} {quote(description)}"
-
-
 # --- client -> device messages ------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRequest:
-    """ACTION <device>/<service> <version> <action> "<arg>"..."""
-
-    device: str
-    service: str
-    version: int
-    action: str
-    args: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SubscribeRequest:
-    """SUBSCRIBE <device>/<service>."""
-
-    device: str
-    service: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnsubscribeRequest:
-    """UNSUBSCRIBE [<id> | <device>/<service>]; both None means every subscription."""
-
-    subscription_id: int | None = None
-    path: str | None = None
-
-
-type ClientMessage = ActionRequest | SubscribeRequest | UnsubscribeRequest
-
-
-def _version(token: Token) -> int:
-    try:
-        version = int(token.value)
-    except ValueError:
-        raise LpecProtocolError(f"invalid version {token.value!r}", code=104) from None
-    if version < 1:
-        raise LpecProtocolError(f"invalid version {token.value!r}", code=104)
-    return version
 
 
 def split_path(path: str) -> tuple[str, str]:
     """Split 'Ds/Product' into ('Ds', 'Product')."""
     device, sep, service = path.partition("/")
     if not sep or not device or not service or "/" in service:
-        raise LpecProtocolError(f"expected <device>/<service>, got {path!r}", code=102)
+        raise LpecProtocolError(f"expected <device>/<service>, got {path!r}")
     return device, service
 
 
@@ -333,43 +259,3 @@ def format_subscribe(path: str) -> str:
 def format_unsubscribe(target: int | str | None = None) -> str:
     """Build an UNSUBSCRIBE line for an id, a '<device>/<service>' path, or everything."""
     return "UNSUBSCRIBE" if target is None else f"UNSUBSCRIBE {target}"
-
-
-def parse_client_line(line: str) -> ClientMessage | None:
-    """Parse a line sent by a control point; None for a blank line."""
-    tokens = tokenize(line)
-    if not tokens:
-        return None
-    keyword = tokens[0].value.upper() if not tokens[0].quoted else ""
-    args = tokens[1:]
-    match keyword:
-        case "ACTION":
-            if not args:
-                raise LpecProtocolError("ACTION without a service", code=102)
-            if len(args) < 2:
-                raise LpecProtocolError("ACTION without a version", code=105)
-            if len(args) < 3:
-                raise LpecProtocolError("ACTION without a method", code=107)
-            device, service = split_path(args[0].value)
-            if any(not token.quoted for token in args[3:]):
-                raise LpecProtocolError("ACTION arguments must be quoted", code=302)
-            return ActionRequest(
-                device,
-                service,
-                _version(args[1]),
-                args[2].value,
-                tuple(token.value for token in args[3:]),
-            )
-        case "SUBSCRIBE":
-            _expect(tokens, 2, keyword)
-            device, service = split_path(args[0].value)
-            return SubscribeRequest(device, service)
-        case "UNSUBSCRIBE":
-            if not args:
-                return UnsubscribeRequest()
-            _expect(tokens, 2, keyword)
-            if args[0].value.isdigit():
-                return UnsubscribeRequest(subscription_id=int(args[0].value))
-            split_path(args[0].value)
-            return UnsubscribeRequest(path=args[0].value)
-    raise LpecProtocolError(f"unknown keyword {tokens[0].value!r}")

@@ -16,15 +16,7 @@ class LpecTimeoutError(LpecError, TimeoutError):
 
 
 class LpecProtocolError(LpecError):
-    """A line did not follow the LPEC grammar.
-
-    `code` is the LPEC error code a device answers such a line with (101 when no
-    more specific code applies), so a server built on this codec can reply in kind.
-    """
-
-    def __init__(self, message: str, code: int = 101) -> None:
-        super().__init__(message)
-        self.code = code
+    """A line did not follow the LPEC grammar."""
 
 
 class LpecDeviceError(LpecError):

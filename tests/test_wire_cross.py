@@ -1,0 +1,94 @@
+"""The client's codec and the emulator's wire layer, each against the other.
+
+They are separate implementations of the same grammar (linn-protocol.md §2.3-§2.4), so a
+bug in either shows up here instead of being shared by the client and its test double.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from custom_components.linn.lpec.codec import (
+    Alive,
+    ByeBye,
+    Error,
+    Event,
+    Response,
+    Subscribed,
+    Unsubscribed,
+    format_action,
+    format_subscribe,
+    format_unsubscribe,
+    parse_device_line,
+)
+from linn_emulator.wire import (
+    ActionRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    alive_line,
+    byebye_line,
+    error_line,
+    event_line,
+    read_request,
+    response_line,
+    subscribed_line,
+    unsubscribed_line,
+)
+
+# Any text (no surrogates), with the characters that matter to quoting and escaping
+# drawn often enough that their combinations (a backslash before the closing quote,
+# "&#" sequences, ...) are actually tried.
+WIRE_SPECIALS = st.sampled_from(list("\"\\&;#<>'\r\n\t x"))
+TEXT = st.text(alphabet=st.one_of(WIRE_SPECIALS, st.characters(codec="utf-8")), max_size=80)
+NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,15}", fullmatch=True)
+DEVICE = st.sampled_from(["Ds", "MediaRenderer", "Preamp"])
+ID = st.integers(min_value=1, max_value=2**32 - 1)
+UDN = st.from_regex(r"4c494e4e-[0-9a-f]{4}-[0-9a-f]{4}", fullmatch=True)
+
+# --- device lines: the emulator writes, the client reads -------------------------------
+
+
+@given(ID, st.integers(min_value=0, max_value=2**32 - 1), st.dictionaries(NAME, TEXT, max_size=6))
+def test_client_reads_the_emulators_events(sid: int, seq: int, variables: dict[str, str]) -> None:
+    line = event_line(sid, seq, variables) + "\r\n"
+    assert parse_device_line(line) == Event(sid, seq, variables)
+
+
+@given(st.lists(TEXT, max_size=5))
+def test_client_reads_the_emulators_responses(values: list[str]) -> None:
+    assert parse_device_line(response_line(values) + "\r\n") == Response(tuple(values))
+
+
+@given(st.integers(min_value=100, max_value=999), TEXT)
+def test_client_reads_the_emulators_errors(code: int, description: str) -> None:
+    assert parse_device_line(error_line(code, description) + "\r\n") == Error(code, description)
+
+
+@given(DEVICE, UDN, ID)
+def test_client_reads_the_emulators_announcements_and_acks(device: str, udn: str, sid: int) -> None:
+    assert parse_device_line(alive_line(device, udn) + "\r\n") == Alive(device, udn)
+    assert parse_device_line(byebye_line(device, udn) + "\r\n") == ByeBye(device, udn)
+    assert parse_device_line(subscribed_line(sid) + "\r\n") == Subscribed(sid)
+    assert parse_device_line(unsubscribed_line(sid) + "\r\n") == Unsubscribed(sid)
+
+
+# --- client lines: the client writes, the emulator reads -------------------------------
+
+
+@given(DEVICE, NAME, st.integers(min_value=1, max_value=9), NAME, st.lists(TEXT, max_size=5))
+def test_emulator_reads_the_clients_actions(
+    device: str, service: str, version: int, action: str, args: list[str]
+) -> None:
+    line = format_action(f"{device}/{service}", version, action, args) + "\r\n"
+    assert read_request(line) == ActionRequest(device, service, version, action, tuple(args))
+
+
+@given(DEVICE, NAME, ID)
+def test_emulator_reads_the_clients_subscriptions(device: str, service: str, sid: int) -> None:
+    path = f"{device}/{service}"
+    assert read_request(format_subscribe(path) + "\r\n") == SubscribeRequest(device, service)
+    assert read_request(format_unsubscribe(path)) == UnsubscribeRequest(
+        device=device, service=service
+    )
+    assert read_request(format_unsubscribe(sid)) == UnsubscribeRequest(subscription_id=sid)
+    assert read_request(format_unsubscribe()) == UnsubscribeRequest()
