@@ -14,7 +14,7 @@ from homeassistant.components.media_player import (
 from homeassistant.core import HomeAssistant
 
 from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
-from .lpec import LinnDevice
+from .lpec import LinnDevice, Service, SourceType
 
 ROOT = "root"
 PINS = "pins"
@@ -58,7 +58,7 @@ async def _pins(device: LinnDevice) -> list[BrowseMedia]:
 
 
 async def _presets(device: LinnDevice) -> list[BrowseMedia]:
-    if "Radio" not in device.state.services:
+    if Service.RADIO not in device.state.services:
         return []
     presets = await device.read_presets()
     return [
@@ -79,7 +79,9 @@ async def _presets(device: LinnDevice) -> list[BrowseMedia]:
 def _sources(device: LinnDevice) -> list[BrowseMedia]:
     return [
         BrowseMedia(
-            media_class=MediaClass.DIRECTORY if source.type == "Playlist" else MediaClass.MUSIC,
+            media_class=(
+                MediaClass.DIRECTORY if source.kind is SourceType.PLAYLIST else MediaClass.MUSIC
+            ),
             media_content_id=source.system_name,
             media_content_type=MEDIA_TYPE_SOURCE,
             title=source.name,
@@ -120,7 +122,7 @@ async def async_browse(
             children: list[BrowseMedia] = []
             if device.state.has_pins:
                 children.append(_directory(PINS, "Pins"))
-            if "Radio" in device.state.services:
+            if Service.RADIO in device.state.services:
                 children.append(_directory(PRESETS, "Radio presets"))
             children.append(_directory(SOURCES, "Sources"))
             if media_source.DOMAIN in hass.config.components:
