@@ -193,6 +193,11 @@ class LinnEmulator:
         return sum(len(session.subscriptions) for session in self._server.sessions)
 
     @property
+    def granted_subscriptions(self) -> int:
+        """Subscriptions granted since start, over every session (closed ones included)."""
+        return self._server.granted_subscriptions
+
+    @property
     def sender_uri(self) -> str:
         """Songcast URI for another emulator's Receiver.SetSender."""
         return self.device.sender_uri

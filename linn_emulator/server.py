@@ -389,6 +389,11 @@ class LpecServer:
         session.write_line(byebye_line("Ds", self.udn))
         session.write_line(byebye_line("MediaRenderer", self.media_renderer_udn))
 
+    @property
+    def granted_subscriptions(self) -> int:
+        """Subscriptions granted since the device was created, over every session."""
+        return self._next_sub_id - 1
+
     def next_subscription_id(self) -> int:
         """Subscription ids count up per device, starting at 1."""
         sub_id = self._next_sub_id

@@ -131,8 +131,8 @@ async def bench_event_latency(count: int) -> dict[str, float]:
         try:
             arrived: list[float] = []
 
-            def on_change(changed: frozenset[str]) -> None:
-                if "Volume" in changed:
+            def on_change(changed: frozenset[Service]) -> None:
+                if Service.VOLUME in changed:
                     arrived.append(time.perf_counter())
 
             remove = device.add_listener(on_change)

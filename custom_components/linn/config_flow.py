@@ -20,7 +20,7 @@ from homeassistant.helpers.service_info.ssdp import (
 import probatio
 
 from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
-from .lpec import LinnDevice, LpecError
+from .lpec import LinnDevice, LpecError, Service
 from .udn import normalize_udn
 
 _LOGGER = logging.getLogger(__name__)
@@ -60,8 +60,17 @@ class DeviceIdentity:
 
 
 async def async_identify(host: str, port: int) -> DeviceIdentity:
-    """Connect over LPEC, read identity, disconnect; raises LpecError."""
-    device = LinnDevice(host, port, connect_timeout=CONNECT_TIMEOUT, keepalive_interval=3600)
+    """Connect over LPEC, read identity, disconnect; raises LpecError.
+
+    Product alone names the device: a Linn has few LPEC sessions and subscriptions.
+    """
+    device = LinnDevice(
+        host,
+        port,
+        connect_timeout=CONNECT_TIMEOUT,
+        keepalive_interval=3600,
+        services=(Service.PRODUCT,),
+    )
     try:
         await device.connect()
         product = device.state.product

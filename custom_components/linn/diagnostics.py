@@ -20,7 +20,7 @@ async def async_get_config_entry_diagnostics(
     """Return diagnostics for a config entry."""
     device = entry.runtime_data
     state = dataclasses.asdict(device.state)
-    state["services"] = sorted(device.state.services)
+    state["services"] = sorted(service.short_name for service in device.state.services)
     return {
         "entry": async_redact_data(dict(entry.data), TO_REDACT),
         "available": device.available,

@@ -17,6 +17,7 @@ from .lpec import (
     LpecError,
     LpecInvalidArgumentError,
     LpecUnsupportedError,
+    Service,
 )
 from .udn import normalize_udn
 
@@ -86,7 +87,7 @@ class LinnEntity(Entity):
         self.async_on_remove(self.device.add_availability_listener(self._on_availability))
 
     @callback
-    def _on_device_change(self, changed: frozenset[str]) -> None:
+    def _on_device_change(self, changed: frozenset[Service]) -> None:
         if self.relevant_services is None or changed & self.relevant_services:
             self.async_write_ha_state()
 
@@ -94,5 +95,5 @@ class LinnEntity(Entity):
     def _on_availability(self, _available: bool) -> None:
         self.async_write_ha_state()
 
-    relevant_services: frozenset[str] | None = None
-    """Service names whose changes affect this entity; None means all."""
+    relevant_services: frozenset[Service] | None = None
+    """Services whose changes affect this entity; None means all."""

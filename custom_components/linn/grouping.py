@@ -11,21 +11,9 @@ from homeassistant.helpers import entity_registry as er
 
 from .const import DOMAIN
 from .lpec import LinnDevice
-from .lpec.model import DeviceState
 from .udn import normalize_udn
 
 SIGNAL_GROUPS_CHANGED: Final = f"{DOMAIN}_groups_changed"
-
-
-def is_listening(state: DeviceState) -> bool:
-    """True while the device plays its Songcast source from some sender."""
-    source = state.product.source
-    return (
-        source is not None
-        and source.type.casefold() == "receiver"
-        and bool(state.receiver.uri)
-        and (state.receiver.transport_state or "").casefold() in ("playing", "buffering")
-    )
 
 
 @callback
@@ -72,6 +60,6 @@ def async_entities_listening_to(hass: HomeAssistant, sender_uri: str) -> list[st
     return [
         entity_id
         for device in _loaded_devices(hass)
-        if is_listening(device.state) and device.state.receiver.uri == sender_uri
+        if device.state.is_listening and device.state.receiver.uri == sender_uri
         if (entity_id := _entity_id(hass, device)) is not None
     ]

@@ -1,4 +1,10 @@
-"""Browsing and searching: pins, radio presets, sources and Home Assistant media."""
+"""Browsing and searching: pins, radio presets, sources and Home Assistant media.
+
+Each directory of ours says `can_search`: HA's media browser then shows a search box
+there and sends the search to this player, and the LLM search tool may search inside
+it; async_search keeps to the directory. Inside Home Assistant's media the browser
+asks media_source itself.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +14,14 @@ from homeassistant.components.media_player import (
     BrowseMedia,
     MediaClass,
     MediaType,
+    SearchError,
     SearchMedia,
     SearchMediaQuery,
 )
 from homeassistant.core import HomeAssistant
 
-from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
-from .lpec import LinnDevice
+from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from .lpec import LinnDevice, Service, SourceType
 
 ROOT = "root"
 PINS = "pins"
@@ -24,7 +31,11 @@ DIRECTORY_TYPE = "linn_directory"
 
 
 def _directory(
-    content_id: str, title: str, children: list[BrowseMedia] | None = None
+    content_id: str,
+    title: str,
+    children: list[BrowseMedia] | None = None,
+    *,
+    can_search: bool = True,
 ) -> BrowseMedia:
     return BrowseMedia(
         media_class=MediaClass.DIRECTORY,
@@ -35,7 +46,12 @@ def _directory(
         can_expand=True,
         children=children,
         children_media_class=MediaClass.DIRECTORY if content_id == ROOT else None,
+        can_search=can_search,
     )
+
+
+def _is_media_source_root(content_id: str) -> bool:
+    return content_id.rstrip("/") == media_source.URI_SCHEME.rstrip("/")
 
 
 async def _pins(device: LinnDevice) -> list[BrowseMedia]:
@@ -58,7 +74,7 @@ async def _pins(device: LinnDevice) -> list[BrowseMedia]:
 
 
 async def _presets(device: LinnDevice) -> list[BrowseMedia]:
-    if "Radio" not in device.state.services:
+    if Service.RADIO not in device.state.services:
         return []
     presets = await device.read_presets()
     return [
@@ -79,7 +95,9 @@ async def _presets(device: LinnDevice) -> list[BrowseMedia]:
 def _sources(device: LinnDevice) -> list[BrowseMedia]:
     return [
         BrowseMedia(
-            media_class=MediaClass.DIRECTORY if source.type == "Playlist" else MediaClass.MUSIC,
+            media_class=(
+                MediaClass.DIRECTORY if source.kind is SourceType.PLAYLIST else MediaClass.MUSIC
+            ),
             media_content_id=source.system_name,
             media_content_type=MEDIA_TYPE_SOURCE,
             title=source.name,
@@ -120,11 +138,12 @@ async def async_browse(
             children: list[BrowseMedia] = []
             if device.state.has_pins:
                 children.append(_directory(PINS, "Pins"))
-            if "Radio" in device.state.services:
+            if Service.RADIO in device.state.services:
                 children.append(_directory(PRESETS, "Radio presets"))
             children.append(_directory(SOURCES, "Sources"))
             if media_source.DOMAIN in hass.config.components:
-                children.append(_directory(media_source.URI_SCHEME, "Media"))
+                # Opened, it is media_source's own root, which says whether it can search.
+                children.append(_directory(media_source.URI_SCHEME, "Media", can_search=False))
             return _directory(ROOT, device.state.product.room or "Linn", children)
         case "pins":
             return _directory(PINS, "Pins", await _pins(device))
@@ -132,19 +151,25 @@ async def async_browse(
             return _directory(PRESETS, "Radio presets", await _presets(device))
         case "sources":
             return _directory(SOURCES, "Sources", _sources(device))
-    raise BrowseError(f"Unknown media content id {media_content_id!r}")
+    raise BrowseError(
+        translation_domain=DOMAIN,
+        translation_key="unknown_media_content_id",
+        translation_placeholders={"media_content_id": str(media_content_id)},
+    )
 
 
-async def _search_media_sources(hass: HomeAssistant, query: SearchMediaQuery) -> list[BrowseMedia]:
+async def _search_media_sources(
+    hass: HomeAssistant, query: SearchMediaQuery, within: str | None
+) -> list[BrowseMedia]:
     """Search one media source, or each one that can search (the root cannot)."""
-    if query.media_content_id and media_source.is_media_source_id(query.media_content_id):
-        targets = [query.media_content_id]
+    if within and not _is_media_source_root(within):
+        targets = [within]
     else:
         try:
             root = await media_source.async_browse_media(hass, None)
         except BrowseError:  # media_source is not loaded
             return []
-        if root.media_content_id.rstrip("/") == media_source.URI_SCHEME.rstrip("/"):
+        if _is_media_source_root(root.media_content_id):
             targets = [child.media_content_id for child in root.children or []]
         else:  # with a single media source, the root opens straight into it
             targets = [root.media_content_id]
@@ -165,11 +190,31 @@ def _matches(item: BrowseMedia, words: list[str]) -> bool:
 async def async_search(
     hass: HomeAssistant, device: LinnDevice, query: SearchMediaQuery
 ) -> SearchMedia:
-    """Case-insensitive word match over pins, presets, sources and HA media."""
+    """Case-insensitive word match within the browsed directory (everything at the root)."""
     words = query.search_query.casefold().split()
-    candidates = [*await _pins(device), *await _presets(device), *_sources(device)]
+    within = query.media_content_id
+    candidates: list[BrowseMedia] = []
+    media: list[BrowseMedia] = []
+    match within:
+        case None | "" | "root":
+            candidates = [*await _pins(device), *await _presets(device), *_sources(device)]
+            media = await _search_media_sources(hass, query, None)
+        case "pins":
+            candidates = await _pins(device)
+        case "presets":
+            candidates = await _presets(device)
+        case "sources":
+            candidates = _sources(device)
+        case _ if media_source.is_media_source_id(within):
+            media = await _search_media_sources(hass, query, within)
+        case _:
+            raise SearchError(
+                translation_domain=DOMAIN,
+                translation_key="unknown_media_content_id",
+                translation_placeholders={"media_content_id": within},
+            )
     results = [item for item in candidates if _matches(item, words)]
-    results.extend(item for item in await _search_media_sources(hass, query) if _is_audio(item))
+    results.extend(item for item in media if _is_audio(item))
     if query.media_filter_classes:
         results = [item for item in results if item.media_class in query.media_filter_classes]
     return SearchMedia(result=results)

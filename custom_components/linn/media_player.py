@@ -34,9 +34,8 @@ from .grouping import (
     async_device_for_entity,
     async_entities_listening_to,
     async_entity_for_sender,
-    is_listening,
 )
-from .lpec import LinnDevice
+from .lpec import Capability, LinnDevice, PlaybackState, Service
 from .lpec.model import DeviceState
 from .media_browser import async_browse, async_search
 
@@ -54,26 +53,23 @@ BASE_FEATURES = (
 )
 VOLUME_FEATURES = Feature.VOLUME_SET | Feature.VOLUME_STEP | Feature.VOLUME_MUTE
 
-# Without the Transport service, what each source type's own service can do.
-SOURCE_TYPE_FEATURES: dict[str, Feature] = {
-    "playlist": Feature.PLAY
-    | Feature.PAUSE
-    | Feature.STOP
-    | Feature.NEXT_TRACK
-    | Feature.PREVIOUS_TRACK
-    | Feature.SEEK
-    | Feature.SHUFFLE_SET
-    | Feature.REPEAT_SET,
-    "radio": Feature.PLAY | Feature.PAUSE | Feature.STOP,
-    "receiver": Feature.PLAY | Feature.STOP,
+CAPABILITY_FEATURES: dict[Capability, Feature] = {
+    Capability.PLAY: Feature.PLAY,
+    Capability.PAUSE: Feature.PAUSE,
+    Capability.STOP: Feature.STOP,
+    Capability.NEXT: Feature.NEXT_TRACK,
+    Capability.PREVIOUS: Feature.PREVIOUS_TRACK,
+    Capability.SEEK: Feature.SEEK,
+    Capability.SHUFFLE: Feature.SHUFFLE_SET,
+    Capability.REPEAT: Feature.REPEAT_SET,
 }
-TRANSPORT_STATES: dict[str, MediaPlayerState] = {
-    "playing": MediaPlayerState.PLAYING,
-    "buffering": MediaPlayerState.PLAYING,
-    "paused": MediaPlayerState.PAUSED,
-    "stopped": MediaPlayerState.IDLE,
-    "eos": MediaPlayerState.IDLE,
-    "waiting": MediaPlayerState.IDLE,
+PLAYBACK_STATES: dict[PlaybackState, MediaPlayerState] = {
+    PlaybackState.PLAYING: MediaPlayerState.PLAYING,
+    PlaybackState.BUFFERING: MediaPlayerState.PLAYING,
+    PlaybackState.PAUSED: MediaPlayerState.PAUSED,
+    PlaybackState.STOPPED: MediaPlayerState.IDLE,
+    PlaybackState.EOS: MediaPlayerState.IDLE,
+    PlaybackState.WAITING: MediaPlayerState.IDLE,
 }
 POSITION_JUMP_SECONDS = 1.5
 """A Time event further than this from the extrapolated position is a seek."""
@@ -112,10 +108,10 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         )
 
     @callback
-    def _on_device_change(self, changed: frozenset[str]) -> None:
-        if changed & {"Receiver", "Sender"}:
+    def _on_device_change(self, changed: frozenset[Service]) -> None:
+        if changed & {Service.RECEIVER, Service.SENDER}:
             async_dispatcher_send(self.hass, SIGNAL_GROUPS_CHANGED)
-        if changed == frozenset({"Time"}):
+        if changed == frozenset({Service.TIME}):
             if not self._track_position(force=False):
                 return  # normal playback progress: HA extrapolates, no state write
         else:  # e.g. paused or a new track: the last reported second is exact now
@@ -152,24 +148,10 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         """Off in standby; otherwise what the transport says."""
         if self._state.product.standby:
             return MediaPlayerState.OFF
-        transport_state = self._transport_state()
-        if transport_state is None:
+        playback_state = self._state.playback_state
+        if playback_state is None:
             return MediaPlayerState.ON
-        return TRANSPORT_STATES.get(transport_state.casefold(), MediaPlayerState.ON)
-
-    def _transport_state(self) -> str | None:
-        state = self._state
-        if state.has_transport:
-            return state.transport.state
-        source = state.product.source
-        match source.type.casefold() if source else "":
-            case "playlist":
-                return state.playlist.transport_state
-            case "radio":
-                return state.radio.transport_state
-            case "receiver":
-                return state.receiver.transport_state
-        return None
+        return PLAYBACK_STATES[playback_state]
 
     @property
     def supported_features(self) -> Feature:
@@ -178,30 +160,12 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         features = BASE_FEATURES
         if state.has_volume:
             features |= VOLUME_FEATURES
-        if "Receiver" in state.services and "Sender" in state.services:
+        if state.can_group:
             features |= Feature.GROUPING
-        if state.has_transport:
-            transport = state.transport
-            flags = {
-                Feature.PAUSE: transport.can_pause,
-                Feature.NEXT_TRACK: transport.can_skip_next,
-                Feature.PREVIOUS_TRACK: transport.can_skip_previous,
-                Feature.SEEK: transport.can_seek,
-                Feature.SHUFFLE_SET: transport.can_shuffle,
-                Feature.REPEAT_SET: transport.can_repeat,
-            }
-            for feature, enabled in flags.items():
-                if enabled:
-                    features |= feature
-            source = state.product.source
-            if any(flags.values()) or (
-                source is not None and source.type.casefold() in SOURCE_TYPE_FEATURES
-            ):
-                features |= Feature.PLAY | Feature.STOP
-        else:
-            source = state.product.source
-            if source is not None:
-                features |= SOURCE_TYPE_FEATURES.get(source.type.casefold(), Feature(0))
+        capabilities = state.capabilities
+        for capability, feature in CAPABILITY_FEATURES.items():
+            if capability in capabilities:
+                features |= feature
         return features
 
     # --- volume -------------------------------------------------------------------
@@ -343,14 +307,12 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
     @property
     def shuffle(self) -> bool | None:
         """Shuffle, from Transport (else Playlist)."""
-        state = self._state
-        return state.transport.shuffle if state.has_transport else state.playlist.shuffle
+        return self._state.shuffle
 
     @property
     def repeat(self) -> RepeatMode | None:
         """Linn repeat is all-or-nothing."""
-        state = self._state
-        repeat = state.transport.repeat if state.has_transport else state.playlist.repeat
+        repeat = self._state.repeat
         if repeat is None:
             return None
         return RepeatMode.ALL if repeat else RepeatMode.OFF
@@ -453,10 +415,10 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
     @property
     def group_members(self) -> list[str] | None:
         """Leader (the Songcast sender) first, then the devices listening to it."""
-        if "Receiver" not in self._state.services:
+        if Service.RECEIVER not in self._state.services:
             return None
         receiver = self._state.receiver
-        if is_listening(self._state) and receiver.uri:
+        if self._state.is_listening and receiver.uri:
             leader = async_entity_for_sender(self.hass, receiver.uri)
             if leader is not None and leader != self.entity_id:
                 return [leader, self.entity_id]

@@ -11,7 +11,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LinnConfigEntry
 from .entity import LinnEntity, command
-from .lpec import LinnDevice, LpecError
+from .lpec import LinnDevice, LpecError, Service
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class LinnVolumeLimit(LinnEntity, NumberEntity):
     _attr_mode = NumberMode.SLIDER
     _attr_native_min_value = 0
     _attr_native_step = 1
-    relevant_services = frozenset({"Volume"})
+    relevant_services = frozenset({Service.VOLUME})
 
     def __init__(self, device: LinnDevice) -> None:
         """One per streamer."""

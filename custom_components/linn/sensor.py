@@ -16,7 +16,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LinnConfigEntry
 from .entity import LinnEntity
-from .lpec import LinnDevice
+from .lpec import LinnDevice, Service
 from .lpec.model import InfoState
 
 PARALLEL_UPDATES = 0
@@ -68,7 +68,7 @@ class LinnInfoSensor(LinnEntity, SensorEntity):
     """One field of the Info service."""
 
     entity_description: LinnSensorDescription
-    relevant_services = frozenset({"Info"})
+    relevant_services = frozenset({Service.INFO})
 
     def __init__(self, device: LinnDevice, description: LinnSensorDescription) -> None:
         """Bind the description."""

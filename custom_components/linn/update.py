@@ -14,7 +14,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LinnConfigEntry
 from .entity import LinnEntity, command
-from .lpec import LinnDevice
+from .lpec import LinnDevice, Service
 
 PARALLEL_UPDATES = 0
 
@@ -25,7 +25,7 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add the firmware entity if the device has the Update service."""
-    if "Update" in entry.runtime_data.state.services:
+    if Service.UPDATE in entry.runtime_data.state.services:
         async_add_entities([LinnFirmwareUpdate(entry.runtime_data)])
 
 
@@ -34,7 +34,7 @@ class LinnFirmwareUpdate(LinnEntity, UpdateEntity):
 
     _attr_device_class = UpdateDeviceClass.FIRMWARE
     _attr_supported_features = UpdateEntityFeature.INSTALL
-    relevant_services = frozenset({"Update"})
+    relevant_services = frozenset({Service.UPDATE})
 
     def __init__(self, device: LinnDevice) -> None:
         """One per streamer."""

@@ -21,7 +21,7 @@ from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from tests.helpers import closed_port
 
-from .conftest import OTHER_UDN, UDN
+from .conftest import OTHER_UDN, UDN, wait_for
 
 
 def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:
@@ -53,6 +53,14 @@ async def test_user_step_creates_entry(hass: HomeAssistant, emulator: LinnEmulat
     await hass.async_block_till_done()
     # the flow's probe session was closed
     assert emulator.sessions <= 1
+
+
+async def test_identify_subscribes_to_product_only(emulator: LinnEmulator) -> None:
+    granted = emulator.granted_subscriptions
+    identity = await config_flow.async_identify("127.0.0.1", emulator.port)
+    assert identity == config_flow.DeviceIdentity(UDN, "Living Room", "Selekt DSM")
+    assert emulator.granted_subscriptions - granted == 1  # Product, not all 11 services
+    await wait_for(lambda: emulator.sessions == 0)
 
 
 async def test_user_step_cannot_connect_then_recovers(

@@ -57,6 +57,63 @@ async def test_root_lists_the_four_kinds(
     assert titles == ["Pins", "Radio presets", "Sources", "Media"]
 
 
+async def ws_search(
+    hass_ws_client: WebSocketGenerator, hass: HomeAssistant, within: str, query: str
+) -> dict:
+    """Search as HA's media browser does from the directory being shown."""
+    client = await hass_ws_client(hass)
+    await client.send_json_auto_id(
+        {
+            "type": "media_player/search_media",
+            "entity_id": ENTITY_ID,
+            "media_content_type": "linn_directory",
+            "media_content_id": within,
+            "search_query": query,
+        }
+    )
+    return await client.receive_json()
+
+
+async def test_own_directories_offer_search_media_sources_speak_for_themselves(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, media_dir: Path
+) -> None:
+    root = await browse(hass_ws_client, hass)
+    assert root["can_search"] is True
+    assert {child["title"]: child["can_search"] for child in root["children"]} == {
+        "Pins": True,
+        "Radio presets": True,
+        "Sources": True,
+        "Media": False,  # opened, media_source's own root answers for itself
+    }
+    for content_id in ("pins", "presets", "sources"):
+        assert (await browse(hass_ws_client, hass, content_id))["can_search"] is True
+
+
+@pytest.mark.parametrize(
+    ("within", "expected"),
+    [
+        ("root", ["BBC Radio 3", "BBC Radio 3", "Radio Paradise (FLAC)", "Radio"]),
+        ("pins", ["BBC Radio 3"]),
+        ("presets", ["BBC Radio 3", "Radio Paradise (FLAC)"]),
+        ("sources", ["Radio"]),
+    ],
+)
+async def test_search_keeps_to_the_directory_it_was_started_in(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, within: str, expected: list[str]
+) -> None:
+    response = await ws_search(hass_ws_client, hass, within, "radio")
+    assert response["success"], response
+    assert [item["title"] for item in response["result"]["result"]] == expected
+
+
+async def test_search_in_an_unknown_directory_is_a_clear_error(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator
+) -> None:
+    response = await ws_search(hass_ws_client, hass, "nonsense", "radio")
+    assert response["success"] is False
+    assert "nonsense is not a folder of this streamer" in response["error"]["message"]
+
+
 async def test_pins_are_playable_with_artwork(
     hass: HomeAssistant, hass_ws_client: WebSocketGenerator, emulator: LinnEmulator
 ) -> None:

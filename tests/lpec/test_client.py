@@ -6,7 +6,12 @@ import asyncio
 
 import pytest
 
-from custom_components.linn.lpec import LinnDevice, LpecConnectionError, LpecTimeoutError
+from custom_components.linn.lpec import (
+    LinnDevice,
+    LpecConnectionError,
+    LpecTimeoutError,
+    Service,
+)
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 from tests.lpec.helpers import FAST, assert_no_lpec_tasks
@@ -42,16 +47,23 @@ async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -
     assert state.has_volume
     assert state.has_transport
     assert state.has_pins
-    assert {"Product", "Info", "Time", "Playlist", "Radio", "Receiver"} <= state.services
+    assert {
+        Service.PRODUCT,
+        Service.INFO,
+        Service.TIME,
+        Service.PLAYLIST,
+        Service.RADIO,
+        Service.RECEIVER,
+    } <= state.services
 
 
 async def test_panel_changes_arrive_as_events(emu: LinnEmulator, device: LinnDevice) -> None:
-    changes: list[frozenset[str]] = []
+    changes: list[frozenset[Service]] = []
     remove = device.add_listener(changes.append)
     emu.panel.set_volume(55)
     emu.panel.set_mute(True)
     await wait_for(lambda: device.state.volume.volume == 55 and device.state.volume.mute is True)
-    assert frozenset({"Volume"}) in changes
+    assert frozenset({Service.VOLUME}) in changes
     remove()
     changes.clear()
     emu.panel.set_volume(56)

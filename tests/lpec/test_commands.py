@@ -8,6 +8,7 @@ from custom_components.linn.lpec import (
     LinnDevice,
     LpecInvalidArgumentError,
     LpecUnsupportedError,
+    Service,
 )
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
@@ -140,7 +141,7 @@ async def test_device_without_optional_services() -> None:
             assert not dev.state.has_volume
             assert not dev.state.has_transport
             assert not dev.state.has_pins
-            assert "Product" in dev.state.services
+            assert Service.PRODUCT in dev.state.services
             with pytest.raises(LpecUnsupportedError):
                 await dev.set_volume(10)
             with pytest.raises(LpecUnsupportedError):

@@ -13,6 +13,7 @@ from custom_components.linn.lpec import (
     LpecInvalidArgumentError,
     LpecProtocolError,
     LpecUnsupportedError,
+    Service,
 )
 from linn_emulator import LinnEmulator
 from linn_emulator.wire import event_line, response_line, subscribed_line
@@ -39,7 +40,7 @@ async def test_failing_listeners_do_not_stop_the_others(
     def fail(_arg: object) -> None:
         raise RuntimeError("listener bug")
 
-    states: list[frozenset[str]] = []
+    states: list[frozenset[Service]] = []
     availability: list[bool] = []
     device.add_listener(fail)
     device.add_listener(states.append)
@@ -47,7 +48,7 @@ async def test_failing_listeners_do_not_stop_the_others(
     device.add_availability_listener(availability.append)
     with caplog.at_level(logging.ERROR, logger="custom_components.linn.lpec"):
         emu.panel.set_volume(19)
-        await wait_for(lambda: frozenset({"Volume"}) in states)
+        await wait_for(lambda: frozenset({Service.VOLUME}) in states)
         emu.faults.drop_connections()
         await wait_for(lambda: availability == [False, True])
     assert "State listener failed" in caplog.text
@@ -57,8 +58,8 @@ async def test_failing_listeners_do_not_stop_the_others(
 
 
 async def test_removing_a_listener_twice_is_harmless(emu: LinnEmulator, device: LinnDevice) -> None:
-    first: list[frozenset[str]] = []
-    second: list[frozenset[str]] = []
+    first: list[frozenset[Service]] = []
+    second: list[frozenset[Service]] = []
     remove_first = device.add_listener(first.append)
     device.add_listener(second.append)
     remove_availability = device.add_availability_listener(lambda _up: None)
@@ -67,7 +68,7 @@ async def test_removing_a_listener_twice_is_harmless(emu: LinnEmulator, device: 
     remove_availability()
     remove_availability()
     emu.panel.set_volume(24)
-    await wait_for(lambda: frozenset({"Volume"}) in second)
+    await wait_for(lambda: frozenset({Service.VOLUME}) in second)
     assert first == []
 
 
@@ -110,6 +111,8 @@ async def test_transport_without_the_transport_service() -> None:
             await wait_for(on_source(device, "Radio"))
             with pytest.raises(LpecUnsupportedError, match="next"):
                 await device.next_track()  # Radio has no skip
+            with pytest.raises(LpecUnsupportedError, match="seek"):
+                await device.seek(10)  # nor seek: the media player does not offer it either
             await device.select_source("Songcast")
             await wait_for(on_source(device, "Songcast"))
             sent = len(emu.actions)
@@ -225,7 +228,8 @@ async def bare() -> AsyncIterator[tuple[ScriptedPeer, LinnDevice]]:
 async def test_bare_device_state(bare: tuple[ScriptedPeer, LinnDevice]) -> None:
     _peer, device = bare
     assert device.state.services == frozenset(
-        {"Product", "Volume", "Playlist", "Radio", "Pins", "Receiver"}
+        {Service.PRODUCT, Service.VOLUME, Service.PLAYLIST, Service.RADIO, Service.PINS}
+        | {Service.RECEIVER}
     )
     assert device.state.volume.ceiling is None
 

@@ -149,8 +149,8 @@ async def test_delayed_response_times_out_and_session_stays_usable(
         with pytest.raises(LpecTimeoutError):
             await device.set_standby(True)
         emu.faults.response_delay = 0
-        # The late RESPONSE to SetStandby arrives while SetMute is in flight; it must
-        # be dropped, not taken as SetMute's answer.
+        # The late RESPONSE to SetStandby must not be taken as SetMute's answer:
+        # the client reconnected when SetStandby timed out.
         await device.set_mute(True)
         assert emu.actions[-1].action == "SetMute"
         assert emu.state.mute is True
@@ -214,8 +214,8 @@ async def test_connect_refused_raises_connection_error() -> None:
     await device.close()
 
 
-async def test_timed_out_command_triggers_a_probe(emu: LinnEmulator) -> None:
-    """A hung device is found soon after a command times out, not a keepalive later."""
+async def test_timed_out_command_reconnects_at_once(emu: LinnEmulator) -> None:
+    """A hung device is found as soon as a command times out, not a keepalive later."""
     device = LinnDevice(
         "127.0.0.1", emu.port, **{**FAST, "action_timeout": 0.2, "connect_timeout": 0.3}
     )

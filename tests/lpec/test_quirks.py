@@ -80,7 +80,7 @@ async def test_old_firmware(old_firmware: OldFirmware) -> None:
         await device.connect()
     try:
         assert device.udn == UDN
-        assert device.state.services == frozenset({"Product"})
+        assert device.state.services == frozenset({Service.PRODUCT})
         assert device.state.product.room == "Main Room"
         assert device.state.product.name == "Sneaky Music DS"
         assert device.state.product.standby is True

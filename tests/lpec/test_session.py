@@ -192,7 +192,7 @@ async def test_first_command_error_after_an_ignored_blank_line_is_retried() -> N
             await device.connect()
         try:
             assert peer.received[:3] == ["", "SUBSCRIBE Ds/Product", "SUBSCRIBE Ds/Product"]
-            assert device.state.services == frozenset({"Product"})
+            assert device.state.services == frozenset({Service.PRODUCT})
             assert device.state.product.room == "Den"
         finally:
             await device.close()
@@ -207,7 +207,9 @@ async def test_subscription_refused_by_the_device_is_absent_and_logged(
             async with asyncio.timeout(3):
                 await device.connect()
         try:
-            assert device.state.services == frozenset({"Product", "Volume", "Transport"})
+            assert device.state.services == frozenset(
+                {Service.PRODUCT, Service.VOLUME, Service.TRANSPORT}
+            )
             assert "Cannot subscribe to Ds/Info" in caplog.text
             assert "402" in caplog.text
             with pytest.raises(LpecUnsupportedError):
@@ -234,7 +236,7 @@ async def test_missing_initial_event_does_not_fail_connect(
             assert "No initial state" in caplog.text
             assert "Ds/Product" in caplog.text
             assert device.available
-            assert device.state.services == frozenset({"Product"})
+            assert device.state.services == frozenset({Service.PRODUCT})
             peer.write_all('EVENT 1 1 ProductRoom "Late"\r\n')
             await wait_for(lambda: device.state.product.room == "Late")
         finally:
@@ -339,8 +341,8 @@ async def test_revocation_while_connecting_is_repaired(emu: LinnEmulator) -> Non
     device = LinnDevice("127.0.0.1", emu.port, **FAST)
     revoked: list[bool] = []
 
-    def revoke_once(changed: frozenset[str]) -> None:
-        if "Product" in changed and not revoked:
+    def revoke_once(changed: frozenset[Service]) -> None:
+        if Service.PRODUCT in changed and not revoked:
             revoked.append(True)
             emu.faults.revoke_subscriptions("Product", realive_after=0.0)
 

@@ -5,7 +5,7 @@ A small asyncio library with no Home Assistant imports: the integration adapts i
     device = LinnDevice("192.168.1.20")
     await device.connect()              # LpecConnectionError / LpecTimeoutError
     device.state.product.room           # typed, immutable snapshots (model.py)
-    remove = device.add_listener(lambda changed: print(changed))  # {"Volume"}, ...
+    remove = device.add_listener(lambda changed: print(changed))  # {Service.VOLUME}, ...
     device.add_availability_listener(lambda up: print("available" if up else "lost"))
     await device.set_volume(40)         # returns the value sent (clamped to VolumeLimit)
     await device.close()
@@ -16,6 +16,7 @@ in flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model
 `LpecError`; none waits longer than its timeout.
 """
 
+from .capabilities import Capability, PlaybackState, SourceType
 from .device import AvailabilityListener, LinnDevice, StateListener
 from .didl import TrackMetadata
 from .errors import (
@@ -50,6 +51,7 @@ from .sources import Source
 
 __all__ = [
     "AvailabilityListener",
+    "Capability",
     "DeviceState",
     "InfoState",
     "LinnDevice",
@@ -63,6 +65,7 @@ __all__ = [
     "LpecUnsupportedError",
     "Pin",
     "PinsState",
+    "PlaybackState",
     "PlaylistState",
     "ProductState",
     "RadioPreset",
@@ -72,6 +75,7 @@ __all__ = [
     "Service",
     "SoftwareStatus",
     "Source",
+    "SourceType",
     "StateListener",
     "TimeState",
     "TrackMetadata",

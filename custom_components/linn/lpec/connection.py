@@ -30,10 +30,12 @@ from .ratelimit import RateLimitedLog
 _LOGGER = logging.getLogger(__name__)
 
 MAX_LINE_BYTES = 1024 * 1024
-# Replies still owed for commands that timed out; past this the stream is not trusted.
-_MAX_ORPHANS = 8
 
 type Reply = Response | Subscribed | Error
+
+
+class CommandNotSentError(LpecConnectionError):
+    """The connection closed before the command was written: it may go on another one."""
 
 
 class ConnectionListener(Protocol):
@@ -66,7 +68,9 @@ class LpecConnection:
     """An open LPEC session on one TCP connection.
 
     Exactly one command is in flight at a time: RESPONSE lines carry no request id,
-    so the next reply belongs to the oldest unanswered command.
+    so the next reply belongs to the command in flight. When a command gets no reply
+    in time, nothing tells a late reply from the next command's, so the connection
+    closes itself at once (the owner reconnects) instead of guessing.
     """
 
     def __init__(
@@ -84,11 +88,8 @@ class LpecConnection:
         self.last_reply = time.monotonic()
         self._lock = asyncio.Lock()
         self._current: _Command | None = None
-        self._orphans = 0
         self._stray_error_expected = True
         self._settled = asyncio.Event()
-        self.suspect = asyncio.Event()
-        """Set when a command timed out: the owner should probe the connection soon."""
         self._closed = False
         self._bad_lines = RateLimitedLog(_LOGGER, interval=10.0)
         self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="lpec-reader")
@@ -143,6 +144,8 @@ class LpecConnection:
         """Send one command line and return its reply (Error included, not raised).
 
         `deadline` is in event-loop time and covers queueing behind other commands.
+        Raises CommandNotSentError when the connection closed before the line was
+        written, LpecTimeoutError (and closes the connection) when no reply came.
         """
         try:
             async with asyncio.timeout_at(deadline):
@@ -162,7 +165,7 @@ class LpecConnection:
         deadline: float,
     ) -> Reply:
         if self._closed:
-            raise LpecConnectionError("connection is closed")
+            raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
         self._current = _Command(expects, path, future)
@@ -175,16 +178,12 @@ class LpecConnection:
         finally:
             self._current = None
             if not future.done():
+                # Timed out or cancelled: a reply may still come, and could not be told
+                # apart from the next command's. Resynchronise by starting over.
                 future.cancel()
-                self._owe_reply()
+                self.abort(LpecConnectionError(f"no reply to {line!r}; resynchronising"))
             elif not future.cancelled():
                 future.exception()  # retrieved, even if our caller was cancelled meanwhile
-
-    def _owe_reply(self) -> None:
-        self._orphans += 1
-        self.suspect.set()
-        if self._orphans > _MAX_ORPHANS:
-            self.abort(LpecConnectionError("device stopped answering commands"))
 
     def abort(self, error: LpecConnectionError) -> None:
         """Kill the connection now (e.g. a keepalive went unanswered)."""
@@ -267,10 +266,6 @@ class LpecConnection:
 
     def _reply(self, message: Reply) -> None:
         self.last_reply = time.monotonic()
-        if self._orphans:
-            self._orphans -= 1
-            _LOGGER.debug("Dropping late reply %s", message)
-            return
         current = self._current
         if current is None or current.future.done():
             if isinstance(message, Error) and self._stray_error_expected:

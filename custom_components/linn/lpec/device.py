@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import dataclasses
 import logging
 
+from .capabilities import Capability, SourceType
 from .codec import Event, format_bool
 from .didl import build_didl
 from .errors import (
@@ -25,24 +26,23 @@ _LOGGER = logging.getLogger(__name__)
 CONFIG_PATH = "Ds/Config"
 VOLUME_LIMIT_KEY = "Volume.Limit"  # ohPipeline's VolumeLimiter key
 
-type StateListener = Callable[[frozenset[str]], None]
+type StateListener = Callable[[frozenset[Service]], None]
 type AvailabilityListener = Callable[[bool], None]
 
-# Source-specific services that play/pause/stop/... fall back to without Transport.
-_SOURCE_TRANSPORT: dict[str, tuple[Service, dict[str, str]]] = {
-    "playlist": (
-        Service.PLAYLIST,
-        {"play": "Play", "pause": "Pause", "stop": "Stop", "next": "Next", "previous": "Previous"},
-    ),
-    "radio": (Service.RADIO, {"play": "Play", "pause": "Pause", "stop": "Stop"}),
-    "receiver": (Service.RECEIVER, {"play": "Play", "stop": "Stop"}),
+_TRANSPORT_ACTIONS: dict[Capability, str] = {
+    Capability.PLAY: "Play",
+    Capability.PAUSE: "Pause",
+    Capability.STOP: "Stop",
+    Capability.NEXT: "SkipNext",
+    Capability.PREVIOUS: "SkipPrevious",
 }
-_TRANSPORT_ACTIONS = {
-    "play": "Play",
-    "pause": "Pause",
-    "stop": "Stop",
-    "next": "SkipNext",
-    "previous": "SkipPrevious",
+# The same commands on the Playlist, Radio and Receiver services (used without Transport).
+_SOURCE_ACTIONS: dict[Capability, str] = {
+    Capability.PLAY: "Play",
+    Capability.PAUSE: "Pause",
+    Capability.STOP: "Stop",
+    Capability.NEXT: "Next",
+    Capability.PREVIOUS: "Previous",
 }
 
 
@@ -120,8 +120,8 @@ class LinnDevice:
     def add_listener(self, callback: StateListener) -> Callable[[], None]:
         """Call `callback(changed)` after each state change; returns a remover.
 
-        `changed` holds service names ("Product", "Volume", ...) and "services" when
-        the set of present services changed (after a reconnect).
+        `changed` holds the services whose state changed, including those that
+        appeared or disappeared (after a reconnect).
         """
         self._listeners.append(callback)
         return lambda: self._remove(self._listeners, callback)
@@ -145,7 +145,7 @@ class LinnDevice:
         if new_state is self._state:
             return
         self._state = new_state
-        self._notify(frozenset({service.short_name}))
+        self._notify(frozenset({service}))
 
     def on_availability(self, available: bool) -> None:
         """Record which services answered and tell the availability listeners."""
@@ -158,12 +158,13 @@ class LinnDevice:
                 _LOGGER.exception("Availability listener failed")
 
     def _update_services(self) -> None:
-        services = frozenset(Service(path).short_name for path in self._session.present)
-        if services != self._state.services:
+        services = frozenset(Service(path) for path in self._session.present)
+        appeared_or_gone = services ^ self._state.services
+        if appeared_or_gone:
             self._state = dataclasses.replace(self._state, services=services)
-            self._notify(frozenset({"services"}))
+            self._notify(appeared_or_gone)
 
-    def _notify(self, changed: frozenset[str]) -> None:
+    def _notify(self, changed: frozenset[Service]) -> None:
         for callback in list(self._listeners):
             try:
                 callback(changed)
@@ -180,7 +181,7 @@ class LinnDevice:
         return await self._session.action(service.value, version, name, args)
 
     def _require(self, service: Service) -> None:
-        if service.short_name not in self._state.services:
+        if service not in self._state.services:
             raise LpecUnsupportedError(f"{self.host} has no {service.short_name} service")
 
     # --- product ------------------------------------------------------------------
@@ -197,14 +198,13 @@ class LinnDevice:
             raise LpecInvalidArgumentError(f"unknown source {system_name!r} (known: {known})")
         await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
 
-    async def _select_source_of_type(self, source_type: str) -> None:
+    async def _select_source_of_type(self, source_type: SourceType) -> None:
         product = self._state.product
-        current = product.source
-        if current is not None and current.type.casefold() == source_type.casefold():
+        if self._state.source_type is source_type:
             return
         source = product.source_by_type(source_type)
         if source is None:
-            raise LpecUnsupportedError(f"{self.host} has no {source_type} source")
+            raise LpecUnsupportedError(f"{self.host} has no {source_type.value} source")
         await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
 
     # --- volume -------------------------------------------------------------------
@@ -237,39 +237,41 @@ class LinnDevice:
 
     async def play(self) -> None:
         """Play (via Transport, else the current source's service)."""
-        await self._transport("play")
+        await self._transport(Capability.PLAY)
 
     async def pause(self) -> None:
         """Pause."""
-        await self._transport("pause")
+        await self._transport(Capability.PAUSE)
 
     async def stop(self) -> None:
         """Stop."""
-        await self._transport("stop")
+        await self._transport(Capability.STOP)
 
     async def next_track(self) -> None:
         """Skip to the next track."""
-        await self._transport("next")
+        await self._transport(Capability.NEXT)
 
     async def previous_track(self) -> None:
         """Skip to the previous track."""
-        await self._transport("previous")
+        await self._transport(Capability.PREVIOUS)
 
-    async def _transport(self, command: str) -> None:
+    async def _transport(self, capability: Capability) -> None:
         if self._state.has_transport:
-            await self.action(Service.TRANSPORT, _TRANSPORT_ACTIONS[command])
+            await self.action(Service.TRANSPORT, _TRANSPORT_ACTIONS[capability])
             return
-        service, actions = self._source_service()
-        if command not in actions:
-            raise LpecUnsupportedError(f"{command} is not possible on the current source")
-        await self.action(service, actions[command])
+        service = self._source_service_for(capability)
+        await self.action(service, _SOURCE_ACTIONS[capability])
 
-    def _source_service(self) -> tuple[Service, dict[str, str]]:
-        source = self._state.product.source
-        source_type = source.type.casefold() if source is not None else ""
-        if source_type not in _SOURCE_TRANSPORT:
-            raise LpecUnsupportedError(f"no transport control for source type {source_type!r}")
-        return _SOURCE_TRANSPORT[source_type]
+    def _source_service_for(self, capability: Capability) -> Service:
+        """Without Transport: the current source's service, if it can do `capability`."""
+        state = self._state
+        service = state.source_service
+        if service is None or capability not in state.capabilities:
+            source = state.product.source
+            where = "no source" if source is None else f"source {source.name!r} ({source.type})"
+            name = (capability.name or str(capability)).lower()
+            raise LpecUnsupportedError(f"{name} is not possible on {where}")
+        return service
 
     async def seek(self, seconds: int) -> None:
         """Seek to an absolute position in the current track."""
@@ -279,9 +281,7 @@ class LinnDevice:
             stream_id = self._state.transport.stream_id or 0
             await self.action(Service.TRANSPORT, "SeekSecondAbsolute", str(stream_id), str(seconds))
             return
-        service, _ = self._source_service()
-        if service is Service.RECEIVER:
-            raise LpecUnsupportedError("cannot seek a Songcast stream")
+        service = self._source_service_for(Capability.SEEK)
         await self.action(service, "SeekSecondAbsolute", str(seconds))
 
     async def set_shuffle(self, shuffle: bool) -> None:
@@ -313,7 +313,7 @@ class LinnDevice:
         self._state = dataclasses.replace(
             self._state, pins=dataclasses.replace(self._state.pins, pins=pins)
         )
-        self._notify(frozenset({"Pins"}))
+        self._notify(frozenset({Service.PINS}))
 
     async def invoke_pin(self, pin_id: int) -> None:
         """Invoke a pin by its id."""
@@ -343,7 +343,7 @@ class LinnDevice:
         self._state = dataclasses.replace(
             self._state, radio=dataclasses.replace(self._state.radio, presets=presets)
         )
-        self._notify(frozenset({"Radio"}))
+        self._notify(frozenset({Service.RADIO}))
         return presets
 
     async def play_preset(self, preset_id: int) -> None:
@@ -355,7 +355,7 @@ class LinnDevice:
         if preset is None:
             preset = next((p for p in await self.read_presets() if p.id == preset_id), None)
         uri = preset.uri if preset is not None and preset.uri else ""
-        await self._select_source_of_type("Radio")
+        await self._select_source_of_type(SourceType.RADIO)
         await self.action(Service.RADIO, "SetId", str(preset_id), uri)
         await self.action(Service.RADIO, "Play")
 
@@ -374,7 +374,7 @@ class LinnDevice:
             new_id = int(new_id_text)
         except ValueError:
             raise LpecProtocolError(f"Insert returned a non-numeric id {new_id_text!r}") from None
-        await self._select_source_of_type("Playlist")
+        await self._select_source_of_type(SourceType.PLAYLIST)
         await self.action(Service.PLAYLIST, "SeekId", str(new_id))
         return new_id
 
@@ -386,9 +386,9 @@ class LinnDevice:
         if not uri:
             raise LpecInvalidArgumentError("empty Songcast sender URI")
         current = self._state.product.source
-        if current is not None and current.type.casefold() != "receiver":
+        if current is not None and current.kind is not SourceType.RECEIVER:
             self._source_before_songcast = current.system_name
-        await self._select_source_of_type("Receiver")
+        await self._select_source_of_type(SourceType.RECEIVER)
         await self.action(Service.RECEIVER, "SetSender", uri, metadata)
         await self.action(Service.RECEIVER, "Play")
 

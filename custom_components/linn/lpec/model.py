@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import time
 
+from .capabilities import (
+    SOURCE_CAPABILITIES,
+    SOURCE_SERVICES,
+    Capability,
+    PlaybackState,
+    SourceType,
+)
 from .didl import EMPTY_METADATA, TrackMetadata
+from .services import Service
 from .software import EMPTY_SOFTWARE_STATUS, SoftwareStatus
 from .sources import Source
 
@@ -43,10 +51,9 @@ class ProductState:
         wanted = system_name.casefold()
         return next((s for s in self.sources if s.system_name.casefold() == wanted), None)
 
-    def source_by_type(self, source_type: str) -> Source | None:
-        """Find the first source of a type such as 'Playlist', 'Radio' or 'Receiver'."""
-        wanted = source_type.casefold()
-        return next((s for s in self.sources if s.type.casefold() == wanted), None)
+    def source_by_type(self, source_type: SourceType) -> Source | None:
+        """Find the first source of this type."""
+        return next((s for s in self.sources if s.kind is source_type), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +209,7 @@ class UpdateState:
 
 @dataclass(frozen=True, slots=True)
 class DeviceState:
-    """Everything known about a device; `services` holds the present services' names."""
+    """Everything known about a device; `services` holds the services it has."""
 
     product: ProductState = field(default_factory=ProductState)
     volume: VolumeState = field(default_factory=VolumeState)
@@ -215,19 +222,105 @@ class DeviceState:
     sender: SenderState = field(default_factory=SenderState)
     playlist: PlaylistState = field(default_factory=PlaylistState)
     update: UpdateState = field(default_factory=UpdateState)
-    services: frozenset[str] = frozenset()
+    services: frozenset[Service] = frozenset()
 
     @property
     def has_volume(self) -> bool:
         """True if the device has a Volume service (not every DS has a pre-amp)."""
-        return "Volume" in self.services
+        return Service.VOLUME in self.services
 
     @property
     def has_transport(self) -> bool:
         """True if the device has the source-independent Transport service."""
-        return "Transport" in self.services
+        return Service.TRANSPORT in self.services
 
     @property
     def has_pins(self) -> bool:
         """True if the device has the Pins service."""
-        return "Pins" in self.services
+        return Service.PINS in self.services
+
+    @property
+    def can_group(self) -> bool:
+        """True if the device can both send and listen to Songcast."""
+        return {Service.RECEIVER, Service.SENDER} <= self.services
+
+    # --- the current source -------------------------------------------------------
+
+    @property
+    def source_type(self) -> SourceType | None:
+        """The current source's type; None while no source is known."""
+        source = self.product.source
+        return None if source is None else source.kind
+
+    @property
+    def source_service(self) -> Service | None:
+        """The service of the current source's type (Playlist, Radio, Receiver), if any."""
+        source_type = self.source_type
+        return None if source_type is None else SOURCE_SERVICES.get(source_type)
+
+    @property
+    def playback_state(self) -> PlaybackState | None:
+        """From Transport, else from the current source's own service; None if unknown."""
+        if self.has_transport:
+            return PlaybackState.parse(self.transport.state)
+        match self.source_service:
+            case Service.PLAYLIST:
+                return PlaybackState.parse(self.playlist.transport_state)
+            case Service.RADIO:
+                return PlaybackState.parse(self.radio.transport_state)
+            case Service.RECEIVER:
+                return PlaybackState.parse(self.receiver.transport_state)
+        return None
+
+    @property
+    def capabilities(self) -> Capability:
+        """What the current source can do now.
+
+        With Transport, its Can* flags, plus play and stop whenever any of them is set
+        or the source has a transport service of its own; without Transport, what the
+        current source type's own service can do.
+        """
+        source_type = self.source_type
+        own = (
+            Capability.NONE
+            if source_type is None
+            else SOURCE_CAPABILITIES.get(source_type, Capability.NONE)
+        )
+        if not self.has_transport:
+            return own
+        transport = self.transport
+        flags = {
+            Capability.PAUSE: transport.can_pause,
+            Capability.NEXT: transport.can_skip_next,
+            Capability.PREVIOUS: transport.can_skip_previous,
+            Capability.SEEK: transport.can_seek,
+            Capability.SHUFFLE: transport.can_shuffle,
+            Capability.REPEAT: transport.can_repeat,
+        }
+        capabilities = Capability.NONE
+        for capability, enabled in flags.items():
+            if enabled:
+                capabilities |= capability
+        if capabilities or own:
+            capabilities |= Capability.PLAY | Capability.STOP
+        return capabilities
+
+    @property
+    def shuffle(self) -> bool | None:
+        """Shuffle, from Transport, else from Playlist."""
+        return self.transport.shuffle if self.has_transport else self.playlist.shuffle
+
+    @property
+    def repeat(self) -> bool | None:
+        """Repeat (all or nothing), from Transport, else from Playlist."""
+        return self.transport.repeat if self.has_transport else self.playlist.repeat
+
+    @property
+    def is_listening(self) -> bool:
+        """True while the Songcast source plays from some sender."""
+        return (
+            self.source_type is SourceType.RECEIVER
+            and bool(self.receiver.uri)
+            and (state := PlaybackState.parse(self.receiver.transport_state)) is not None
+            and state.is_active
+        )

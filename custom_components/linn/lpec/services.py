@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum
 
 
-class Service(StrEnum):
-    """An OpenHome service on the Ds sub-device; the value is its LPEC path."""
+class Service(Enum):
+    """An OpenHome service on the Ds sub-device; the value is its LPEC path.
+
+    Not a str: mypy (strict equality) reports a service compared with a string, so
+    `"Volume" in changed` is an error instead of a test that is never true.
+    """
+
+    value: str
 
     PRODUCT = "Ds/Product"
     VOLUME = "Ds/Volume"
@@ -22,7 +28,7 @@ class Service(StrEnum):
 
     @property
     def short_name(self) -> str:
-        """'Product' for Ds/Product: what listeners receive in their change sets."""
+        """'Product' for Ds/Product: the name for logs and diagnostics."""
         return self.value.partition("/")[2]
 
 

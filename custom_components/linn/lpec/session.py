@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
-import contextlib
 import logging
 import time
 from typing import Any, Protocol
 
 from .backoff import Backoff
 from .codec import Error, Event, Response, Subscribed, format_action, format_subscribe
-from .connection import LpecConnection
+from .connection import CommandNotSentError, LpecConnection
 from .errors import (
     LpecConnectionError,
     LpecDeviceError,
@@ -237,28 +236,26 @@ class LpecSession:
                 break
 
     async def _keepalive(self, conn: LpecConnection) -> None:
-        """Detect a half-open connection: probe when idle, or soon after a timeout."""
+        """Detect a half-open connection: probe it when it has been idle.
+
+        A command that times out closes the connection itself (see LpecConnection),
+        so only silence needs a probe.
+        """
         line = format_action("Ds/Product", 1, "Standby")
         while not conn.closed:
             idle = time.monotonic() - conn.last_reply
-            suspect = conn.suspect.is_set()
-            if not suspect and idle < self._keepalive_interval:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(conn.suspect.wait(), self._keepalive_interval - idle)
+            if idle < self._keepalive_interval:
+                await asyncio.sleep(self._keepalive_interval - idle)
                 continue
             if conn.busy:
                 # A command is in flight: its own reply (or timeout) tells us more.
                 await asyncio.sleep(min(0.1, self._keepalive_interval))
                 continue
-            conn.suspect.clear()
-            # After a timed-out command the device may just be slow: give it longer.
-            limit = self.action_timeout if suspect else self._keepalive_timeout
-            deadline = asyncio.get_running_loop().time() + limit
+            deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
             try:
                 await conn.request(line, Response, deadline)
             except LpecTimeoutError:
                 _LOGGER.warning("%s did not answer the keepalive; reconnecting", self.host)
-                conn.abort(LpecConnectionError("keepalive unanswered"))
             except LpecConnectionError:
                 return
 
@@ -296,8 +293,15 @@ class LpecSession:
         limit = self.action_timeout if action_timeout is None else action_timeout
         line = format_action(path, version, name, tuple(args))
         deadline = asyncio.get_running_loop().time() + limit
-        conn = await self._connection(deadline)
-        reply = await conn.request(line, Response, deadline)
+        while True:
+            conn = await self._connection(deadline)
+            try:
+                reply = await conn.request(line, Response, deadline)
+            except CommandNotSentError:
+                # e.g. queued behind a command whose reply was lost: that connection
+                # closed before this line was written, so the next one may carry it.
+                continue
+            break
         if isinstance(reply, Error):
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .capabilities import SourceType
 from .xmlsafe import child_text, local_name, parse_xml
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """One source; `index` counts hidden sources, as SourceIndex does."""
+    """One source; `index` counts hidden sources, as SourceIndex does.
+
+    `type` is the Type as the device spells it; `kind` is what the client knows it as.
+    """
 
     index: int
     system_name: str
     type: str
     name: str
     visible: bool
+
+    @property
+    def kind(self) -> SourceType:
+        """The source's type (case-insensitive; OTHER for types without a service)."""
+        return SourceType.parse(self.type)
 
 
 def parse_source_xml(text: str) -> tuple[Source, ...]:
