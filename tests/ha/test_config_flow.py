@@ -19,9 +19,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn import config_flow
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-from tests.helpers import closed_port
+from tests.helpers import closed_port, wait_for
 
-from .conftest import OTHER_UDN, UDN, wait_for
+from .conftest import OTHER_UDN, UDN
 
 
 def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:
