@@ -12,6 +12,7 @@ from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
 
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .guard.ha_adapter import async_setup_guard
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
@@ -30,8 +31,9 @@ type LinnConfigEntry = ConfigEntry[LinnDevice]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
-    """Register the integration's actions (once, for every entry)."""
+    """Register the integration's actions and start the tool guard (once, for every entry)."""
     async_setup_services(hass)
+    await async_setup_guard(hass)
     return True
 
 

@@ -1,0 +1,53 @@
+"""A typed call: who asks, in which conversation turn, for which tool, with what."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _nothing(_entity_id: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The identified user (or None), with their permissions as the adapter resolved them."""
+
+    user_id: str | None
+    is_admin: bool = False
+    can_read: Callable[[str], bool] = _nothing
+    can_control: Callable[[str], bool] = _nothing
+    agent_id: str | None = None
+
+    @property
+    def identified(self) -> bool:
+        """A known Home Assistant user."""
+        return self.user_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where in a conversation the call happens.
+
+    `index` counts the user's utterances so far; `utterance` is the user's raw text of
+    this turn (never model text), None when the channel does not provide it.
+    """
+
+    conversation_id: str | None
+    index: int = 0
+    utterance: str | None = None
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One attempt to run a tool."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    caller: Caller
+    turn: Turn = field(default_factory=lambda: Turn(None))
+    call_id: str | None = None
+    """The model's tool-call id: the idempotency key."""

@@ -1,0 +1,559 @@
+"""The guard: every tool call passes here; every attempt ends in exactly one audit record.
+
+Order of checks: known tool, arguments (schema re-checked in code), idempotency key,
+permission, rate limits, a pending confirmation being answered, policy with taint and
+dynamic risk, circuit breaker, then execution under a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+import logging
+import math
+import time
+from typing import Any, Protocol
+
+from .audit import AuditLog, AuditRecord
+from .breaker import CircuitBreaker
+from .call import Caller, ToolCall, Turn
+from .canonical import args_hash
+from .clock import Clock
+from .decisions import Access, Outcome, Policy
+from .idempotency import IdempotencyCache, IdempotencyConflict
+from .ledger import Ledger
+from .limits import RateLimiter, retry_message
+from .pending import PendingBook, PendingError, PendingKind, PendingRequest
+from .policy import DEFAULT_POLICIES, ToolSpec
+from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
+from .untrusted import clean_text
+from .utterance import Answer, match_answer, utterance_asks_for
+
+_LOGGER = logging.getLogger(__name__)
+
+UNTIED_TAINT_SECONDS = 300.0
+"""Without a conversation there are no turns: taint then lasts this long."""
+
+MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
+MSG_ID_REUSED = "Invalid argument: this call id was already used with other arguments"
+MSG_NO_USER = "Denied: an unidentified caller may only read"
+MSG_NOT_ADMIN = "Denied: only an administrator may do this"
+MSG_NO_CONTROL = "Denied: you may not control this player"
+MSG_NO_READ = "Denied: you may not read this player"
+MSG_TURNED_OFF = "Denied: this action is turned off"
+MSG_SAID_NO = "Denied: the user said no"
+MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
+MSG_FAILED = "Failed: the player did not carry out the command"
+
+
+class InvalidArgument(Exception):
+    """Arguments failed the schema or the live device's limits; the message is categorical."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message if message.startswith("Invalid") else f"Invalid argument: {message}"
+
+
+class ToolFailure(Exception):
+    """The device refused or failed; the message is categorical (no device text)."""
+
+    def __init__(self, message: str = MSG_FAILED) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ToolHandler(Protocol):
+    """How one tool is checked and run; implemented outside the guard."""
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The arguments after the schema and live-device checks, or InvalidArgument."""
+
+    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
+        """The entity ids the call reads or changes."""
+
+    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
+        """What the call would do to the volume, if anything."""
+
+    def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
+        """User-visible names of what the call targets (source, preset, player)."""
+
+    async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Run it; ToolFailure, InvalidArgument or TimeoutError on failure."""
+
+    async def reread(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The targets' state now (after a timeout)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuardResult:
+    """What the caller gets back, and the audit record of the attempt."""
+
+    outcome: Outcome
+    data: dict[str, Any]
+    record: AuditRecord
+    request_id: str | None = None
+
+    @property
+    def error(self) -> bool:
+        """True unless the tool ran (or a stored run was replayed)."""
+        return self.outcome not in (Outcome.ALLOWED, Outcome.APPROVED) and not (
+            self.outcome is Outcome.DUPLICATE and "error" not in self.data
+        )
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """The bookkeeping of one attempt until its record is written."""
+
+    tool: str
+    caller: Caller
+    turn: Turn
+    arguments: Mapping[str, Any]
+    spec: ToolSpec | None
+    started: float = field(default_factory=time.perf_counter)
+    args_hash: str = ""
+    entity_ids: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+
+type PendingListener = Callable[[PendingRequest], None]
+type ResolvedListener = Callable[[PendingRequest, Outcome, Caller | None], None]
+
+
+class Guard:
+    """The policy engine for one Home Assistant instance (all Linn players)."""
+
+    def __init__(
+        self,
+        specs: Mapping[str, ToolSpec],
+        *,
+        clock: Clock,
+        policies: Mapping[str, Policy] | None = None,
+        quiet_hours: QuietHours | None = None,
+        soft_limit_share: float = SOFT_LIMIT_SHARE,
+        writes_per_minute: int = 20,
+        reads_per_minute: int = 60,
+        calls_per_conversation: int = 60,
+        pending_expiry: timedelta = timedelta(minutes=5),
+        audit_max_records: int = 2000,
+    ) -> None:
+        self.specs = dict(specs)
+        self.clock = clock
+        self.policies = {**DEFAULT_POLICIES, **(policies or {})}
+        self.quiet_hours = quiet_hours
+        self.soft_limit_share = soft_limit_share
+        self.pending = PendingBook(clock, expiry=pending_expiry)
+        self.audit = AuditLog(audit_max_records)
+        self.ledger = Ledger(clock)
+        self.breaker = CircuitBreaker(clock)
+        self.idempotency = IdempotencyCache(clock)
+        self._write_limits = RateLimiter(clock, writes_per_minute)
+        self._read_limits = RateLimiter(clock, reads_per_minute)
+        self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
+        self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
+        self.unknown_tool_calls = 0
+        self.attempts = 0
+        self.pending_listeners: list[PendingListener] = []
+        self.resolved_listeners: list[ResolvedListener] = []
+        self.change_listeners: list[Callable[[], None]] = []
+
+    # --- the call path --------------------------------------------------------------
+
+    async def run(self, call: ToolCall, handler: ToolHandler | None) -> GuardResult:
+        """Check and (maybe) run one call; always returns, with one audit record."""
+        self.attempts += 1
+        spec = self.specs.get(call.tool)
+        attempt = _Attempt(call.tool, call.caller, call.turn, call.arguments, spec)
+        if spec is None or handler is None:
+            self.unknown_tool_calls += 1
+            return self._finish(attempt, Outcome.INVALID, MSG_UNKNOWN_TOOL)
+        try:
+            arguments = handler.validate(call.arguments)
+        except InvalidArgument as err:
+            return self._finish(attempt, Outcome.INVALID, err.message)
+        attempt.arguments = arguments
+        attempt.args_hash = args_hash(spec.name, arguments)
+        attempt.entity_ids = handler.targets(arguments)
+
+        key = (call.caller.user_id, call.call_id) if call.call_id else None
+        if key is not None:
+            try:
+                stored = self.idempotency.lookup(key, attempt.args_hash)
+            except IdempotencyConflict:
+                return self._finish(attempt, Outcome.INVALID, MSG_ID_REUSED)
+            if stored is not None:
+                attempt.notes.append(f"replay of {stored.outcome}")
+                return self._finish(attempt, Outcome.DUPLICATE, None, data=stored.data)
+
+        if (denial := self._permission_denial(spec, call.caller, attempt.entity_ids)) is not None:
+            return self._finish(attempt, Outcome.DENIED, denial)
+        if (wait := self._rate_limit(spec, call)) is not None:
+            return self._finish(attempt, Outcome.RATE_LIMITED, retry_message(wait))
+
+        if spec.changes_state:
+            answered = self._answer_pending(attempt, call)
+            if isinstance(answered, GuardResult):
+                return answered
+            if answered is None:
+                policy = self._decide(spec, handler, arguments, call, attempt)
+                if policy is Policy.DENY:
+                    return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
+                if policy is not Policy.ALLOW:
+                    result = self._open_request(attempt, policy, arguments)
+                    if key is not None and result.outcome is Outcome.PENDING:
+                        self.idempotency.store(
+                            key, attempt.args_hash, "pending", result.data, error=True
+                        )
+                    return result
+            success = Outcome.APPROVED if answered is not None else Outcome.ALLOWED
+            request_id = answered.request_id if answered is not None else None
+            result = await self._execute(attempt, handler, arguments, success, request_id)
+        else:
+            result = await self._execute(attempt, handler, arguments, Outcome.ALLOWED, None)
+        if key is not None:
+            self.idempotency.store(
+                key, attempt.args_hash, result.outcome, result.data, error=result.error
+            )
+        return result
+
+    def _permission_denial(
+        self, spec: ToolSpec, caller: Caller, entity_ids: tuple[str, ...]
+    ) -> str | None:
+        if caller.is_admin:
+            return None
+        if spec.access is Access.ADMIN:
+            return MSG_NOT_ADMIN if caller.identified else MSG_NO_USER
+        if spec.access is Access.CONTROL:
+            if not caller.identified:
+                return MSG_NO_USER
+            if not all(caller.can_control(entity_id) for entity_id in entity_ids):
+                return MSG_NO_CONTROL
+            return None
+        if not all(caller.can_read(entity_id) for entity_id in entity_ids):
+            return MSG_NO_READ
+        return None
+
+    def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
+        limiter = self._write_limits if spec.changes_state else self._read_limits
+        wait = limiter.hit((call.caller.user_id, spec.name))
+        if wait is None and call.turn.conversation_id is not None:
+            wait = self._conversation_limits.hit(call.turn.conversation_id)
+        return wait
+
+    # --- confirmation by the user's next utterance -----------------------------------
+
+    def _answer_pending(
+        self, attempt: _Attempt, call: ToolCall
+    ) -> PendingRequest | GuardResult | None:
+        """An open request for exactly this call: confirmed, still waiting, refused, or lapsed.
+
+        Returns the request when the user's raw utterance in the next turn said yes, a
+        result when the call must stop here, None when there is no such request.
+        """
+        request = self.pending.find_open(
+            call.caller.user_id, call.turn.conversation_id, attempt.tool, attempt.args_hash
+        )
+        if request is None:
+            return None
+        if request.kind is PendingKind.APPROVE or call.turn.index == request.turn:
+            return self._finish(
+                attempt, Outcome.PENDING, _pending_message(request), request=request
+            )
+        answer = match_answer(call.turn.utterance, call.turn.language)
+        if call.turn.index == request.turn + 1 and answer is Answer.YES:
+            taken = self.pending.take(request.request_id, approve=True)
+            attempt.notes.append("confirmed by the user")
+            self._resolved(taken, Outcome.APPROVED, call.caller)
+            return taken
+        taken = self.pending.take(request.request_id, approve=False)
+        self._resolved(taken, Outcome.DENIED, call.caller)
+        if answer is Answer.NO and call.turn.index == request.turn + 1:
+            return self._finish(attempt, Outcome.DENIED, MSG_SAID_NO, request=taken)
+        attempt.notes.append(f"request {taken.request_id} lapsed without a yes")
+        return None
+
+    def _decide(
+        self,
+        spec: ToolSpec,
+        handler: ToolHandler,
+        arguments: Mapping[str, Any],
+        call: ToolCall,
+        attempt: _Attempt,
+    ) -> Policy:
+        policy = self.policies.get(spec.name, Policy.ALLOW)
+        if policy is Policy.DENY:
+            return policy
+        facts = handler.risk_facts(arguments)
+        if facts.soft_limit_share != self.soft_limit_share:
+            facts = RiskFacts(
+                facts.volume_target, facts.volume_current, facts.volume_limit,
+                self.soft_limit_share,
+            )  # fmt: skip
+        if facts.above_soft_limit and policy < Policy.CONFIRM:
+            policy = Policy.CONFIRM
+            attempt.notes.append("volume above the soft limit")
+        tainted = self.is_tainted(call.caller, call.turn)
+        if tainted and not utterance_asks_for(
+            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
+        ):
+            attempt.notes.append("untrusted text read this turn; the user did not ask for this")
+            policy = max(policy, Policy.CONFIRM)
+        quiet = self.quiet_hours is not None and self.quiet_hours.active(self.clock())
+        signals = risk_signals(
+            facts, quiet_hours=quiet, identified=call.caller.identified, tainted=tainted
+        )
+        if len(signals) >= 2:
+            attempt.notes.append("risk: " + ", ".join(sorted(signals)))
+            policy = policy.escalated()
+        if policy is Policy.CONFIRM and call.turn.conversation_id is None:
+            attempt.notes.append("no conversation to confirm in")
+            policy = Policy.APPROVE
+        return policy
+
+    def _open_request(
+        self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
+    ) -> GuardResult:
+        kind = PendingKind.CONFIRM if policy is Policy.CONFIRM else PendingKind.APPROVE
+        try:
+            request = self.pending.create(
+                kind,
+                attempt.tool,
+                arguments,
+                user_id=attempt.caller.user_id,
+                conversation_id=attempt.turn.conversation_id,
+                turn=attempt.turn.index,
+                entity_ids=attempt.entity_ids,
+            )
+        except PendingError as err:
+            return self._finish(attempt, Outcome.DENIED, f"Denied: {err.reason}")
+        result = self._finish(attempt, Outcome.PENDING, _pending_message(request), request=request)
+        for listener in list(self.pending_listeners):
+            listener(request)
+        return result
+
+    # --- out-of-band approval ----------------------------------------------------------
+
+    async def resolve(
+        self,
+        request_id: str,
+        *,
+        approver: Caller,
+        approve: bool,
+        requester: Caller,
+        handler: ToolHandler | None,
+        arguments: Mapping[str, Any] | None = None,
+    ) -> GuardResult:
+        """An admin approves or denies a request; an approved one runs after re-checks."""
+        self.attempts += 1
+        request = self.pending.get(request_id)
+        attempt = _Attempt(
+            request.tool if request else "approval",
+            approver,
+            Turn(request.conversation_id if request else None),
+            request.arguments if request else {},
+            self.specs.get(request.tool) if request else None,
+        )
+        if request is None:
+            return self._finish(attempt, Outcome.INVALID, "Invalid: unknown request")
+        attempt.args_hash = request.args_hash
+        attempt.entity_ids = request.entity_ids
+        attempt.notes.append(f"requested by {request.user_id}")
+        if request.kind is not PendingKind.APPROVE:
+            return self._finish(
+                attempt, Outcome.DENIED, "Denied: only the user can confirm this", request=request
+            )
+        if not approver.is_admin:
+            return self._finish(attempt, Outcome.DENIED, MSG_NOT_ADMIN, request=request)
+        if args_hash(request.tool, request.arguments) != request.args_hash or (
+            arguments is not None and args_hash(request.tool, arguments) != request.args_hash
+        ):
+            return self._finish(
+                attempt,
+                Outcome.DENIED,
+                "Denied: the arguments differ from the request",
+                request=request,
+            )
+        try:
+            taken = self.pending.take(request.request_id, approve=approve)
+        except PendingError as err:
+            outcome = Outcome.EXPIRED if err.expired else Outcome.DENIED
+            result = self._finish(attempt, outcome, f"Denied: {err.reason}", request=request)
+            if err.expired:
+                self._resolved(request, Outcome.EXPIRED, approver)
+            return result
+        if not approve:
+            self._resolved(taken, Outcome.DENIED, approver)
+            return self._finish(
+                attempt, Outcome.DENIED, "Denied by an administrator", request=taken
+            )
+        self._resolved(taken, Outcome.APPROVED, approver)
+        spec = self.specs.get(request.tool)
+        if spec is None or handler is None:
+            return self._finish(attempt, Outcome.INVALID, MSG_UNKNOWN_TOOL, request=taken)
+        # re-check against the device as it is now, with the requester's permissions now
+        try:
+            arguments_now = handler.validate(request.arguments)
+        except InvalidArgument as err:
+            return self._finish(attempt, Outcome.INVALID, err.message, request=taken)
+        targets = handler.targets(arguments_now)
+        if (denial := self._permission_denial(spec, requester, targets)) is not None:
+            return self._finish(attempt, Outcome.DENIED, denial, request=taken)
+        return await self._execute(
+            attempt, handler, arguments_now, Outcome.APPROVED, taken.request_id
+        )
+
+    def expire_due(self) -> list[GuardResult]:
+        """Expire overdue requests, one audit record each."""
+        results = []
+        for request in self.pending.expire_due():
+            self.attempts += 1
+            attempt = _Attempt(
+                request.tool, Caller(request.user_id), Turn(request.conversation_id),
+                request.arguments, self.specs.get(request.tool),
+            )  # fmt: skip
+            attempt.args_hash = request.args_hash
+            attempt.entity_ids = request.entity_ids
+            self._resolved(request, Outcome.EXPIRED, None)
+            results.append(
+                self._finish(attempt, Outcome.EXPIRED, "Expired: nobody answered", request=request)
+            )
+        return results
+
+    def _resolved(self, request: PendingRequest, outcome: Outcome, by: Caller | None) -> None:
+        for listener in list(self.resolved_listeners):
+            listener(request, outcome, by)
+
+    # --- execution -----------------------------------------------------------------------
+
+    async def _execute(
+        self,
+        attempt: _Attempt,
+        handler: ToolHandler,
+        arguments: Mapping[str, Any],
+        success: Outcome,
+        request_id: str | None,
+    ) -> GuardResult:
+        assert attempt.spec is not None
+        spec = attempt.spec
+        breaker_key = (spec.name, attempt.entity_ids[0] if attempt.entity_ids else "")
+        if not self.breaker.allow(breaker_key):
+            wait = self.breaker.open_seconds
+            return self._finish(
+                attempt,
+                Outcome.FAILED,
+                f"Unavailable: this keeps failing on the player; try again in {math.ceil(wait)} s",
+                request_id=request_id,
+            )
+        try:
+            async with asyncio.timeout(spec.timeout):
+                data = await handler.execute(arguments)
+        except TimeoutError:
+            self.breaker.failure(breaker_key)
+            state = await self._reread(handler, arguments, spec.timeout)
+            return self._finish(
+                attempt, Outcome.TIMED_OUT, MSG_TIMED_OUT, request_id=request_id,
+                extra={"state": state} if state is not None else None,
+            )  # fmt: skip
+        except InvalidArgument as err:
+            self.breaker.release(breaker_key)
+            return self._finish(attempt, Outcome.INVALID, err.message, request_id=request_id)
+        except ToolFailure as err:
+            self.breaker.failure(breaker_key)
+            return self._finish(attempt, Outcome.FAILED, err.message, request_id=request_id)
+        except Exception:
+            _LOGGER.exception("Tool %s failed unexpectedly", spec.name)
+            self.breaker.failure(breaker_key)
+            return self._finish(attempt, Outcome.FAILED, MSG_FAILED, request_id=request_id)
+        self.breaker.success(breaker_key)
+        if spec.reads_untrusted:
+            self._mark_tainted(attempt.caller, attempt.turn)
+        return self._finish(attempt, success, None, data=data, request_id=request_id)
+
+    async def _reread(
+        self, handler: ToolHandler, arguments: Mapping[str, Any], seconds: float
+    ) -> dict[str, Any] | None:
+        try:
+            async with asyncio.timeout(seconds):
+                return await handler.reread(arguments)
+        except Exception:  # the state is a courtesy; the timed-out outcome stands
+            return None
+
+    # --- taint ---------------------------------------------------------------------------
+
+    def _taint_key(self, caller: Caller, turn: Turn) -> tuple[str | None, str | None]:
+        return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
+
+    def _mark_tainted(self, caller: Caller, turn: Turn) -> None:
+        self._taint[self._taint_key(caller, turn)] = (turn.index, self.clock().timestamp())
+
+    def is_tainted(self, caller: Caller, turn: Turn) -> bool:
+        """True when this turn (or, without a conversation, the last minutes) read device text."""
+        marked = self._taint.get(self._taint_key(caller, turn))
+        if marked is None:
+            return False
+        index, at = marked
+        if turn.conversation_id is None:
+            return self.clock().timestamp() - at < UNTIED_TAINT_SECONDS
+        return index == turn.index
+
+    # --- records ---------------------------------------------------------------------------
+
+    def _finish(
+        self,
+        attempt: _Attempt,
+        outcome: Outcome,
+        message: str | None,
+        *,
+        data: dict[str, Any] | None = None,
+        request: PendingRequest | None = None,
+        request_id: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> GuardResult:
+        request_id = request.request_id if request is not None else request_id
+        if message is not None:
+            data = {"error": message, **(extra or {})}
+            if outcome is Outcome.PENDING and request_id is not None:
+                data["request_id"] = request_id
+        spec = attempt.spec
+        record = self.audit.append(
+            ts=self.clock().isoformat(),
+            outcome=outcome,
+            tool=clean_text(attempt.tool, 64) or "",
+            user_id=attempt.caller.user_id,
+            agent_id=attempt.caller.agent_id,
+            conversation_id=attempt.turn.conversation_id,
+            arguments=_redact(attempt.arguments, spec.logged_fields if spec else frozenset()),
+            args_hash=attempt.args_hash,
+            reason="; ".join([*([message] if message else []), *attempt.notes]) or "ok",
+            latency_ms=round((time.perf_counter() - attempt.started) * 1000, 3),
+            request_id=request_id,
+            entity_ids=attempt.entity_ids,
+        )
+        self.ledger.add(attempt.turn.conversation_id, tool_calls=1)
+        for listener in list(self.change_listeners):
+            listener()
+        return GuardResult(outcome, data or {}, record, request_id)
+
+
+def _pending_message(request: PendingRequest) -> str:
+    if request.kind is PendingKind.CONFIRM:
+        return (
+            f"Needs confirmation: ask the user to say yes to request {request.request_id}, "
+            "then call the tool again with the same arguments"
+        )
+    return f"Needs approval: request {request.request_id} was sent to an admin"
+
+
+def _redact(arguments: Mapping[str, Any], logged: frozenset[str]) -> dict[str, Any]:
+    redacted: dict[str, Any] = {}
+    for key, value in list(arguments.items())[:20]:
+        name = clean_text(str(key), 40) or "?"
+        if key in logged and isinstance(value, bool | int | float):
+            redacted[name] = value
+        elif key in logged and isinstance(value, str):
+            redacted[name] = clean_text(value, 64)
+        else:
+            redacted[name] = "<redacted>"
+    return redacted

@@ -1,0 +1,49 @@
+"""Per-tool specification and the default policies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .decisions import Access, Policy
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """What the guard needs to know about a tool, independent of how it runs."""
+
+    name: str
+    access: Access
+    action: str | None = None
+    """The kind of action a user's words must ask for (utterance.ACTION_WORDS); None: read."""
+    reads_untrusted: bool = False
+    """Its result carries device or media text: the turn is tainted afterwards."""
+    timeout: float = 3.0
+    logged_fields: frozenset[str] = frozenset()
+    """Argument names written verbatim to the audit log; others are redacted."""
+
+    @property
+    def changes_state(self) -> bool:
+        """True for every tool that is not a read."""
+        return self.access is not Access.READ
+
+
+DEFAULT_POLICIES: dict[str, Policy] = {
+    "get_state": Policy.ALLOW,
+    "search_music": Policy.ALLOW,
+    "play": Policy.ALLOW,
+    "pause": Policy.ALLOW,
+    "stop": Policy.ALLOW,
+    "next": Policy.ALLOW,
+    "previous": Policy.ALLOW,
+    "set_volume": Policy.ALLOW,  # above the soft limit: confirm (dynamic)
+    "change_volume": Policy.ALLOW,  # above the soft limit: confirm (dynamic)
+    "mute": Policy.ALLOW,
+    "select_source": Policy.ALLOW,
+    "play_pin": Policy.ALLOW,
+    "play_radio_preset": Policy.ALLOW,
+    "play_music": Policy.ALLOW,
+    "standby": Policy.ALLOW,
+    "join": Policy.ALLOW,
+    "unjoin": Policy.ALLOW,
+    "set_volume_limit": Policy.APPROVE,
+}

@@ -1,0 +1,102 @@
+"""The Linn players an agent may see, by the names the user sees, and their state as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.components.homeassistant import async_should_expose
+from homeassistant.components.media_player import DOMAIN as MEDIA_PLAYER_DOMAIN
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import entity_registry as er
+
+from .const import DOMAIN
+from .grouping import async_device_for_entity
+from .guard.untrusted import UNTRUSTED_NOTE, clean_text
+from .lpec import LinnDevice
+
+NAME_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One exposed Linn media player."""
+
+    entity_id: str
+    name: str
+    device: LinnDevice
+
+    @property
+    def ceiling(self) -> int:
+        """The highest volume allowed: the device's volume limit (a hard ceiling)."""
+        return self.device.state.volume.ceiling or 0
+
+    @property
+    def source_names(self) -> list[str]:
+        """Visible sources by their user-given names (cleaned)."""
+        return [
+            clean_text(source.name, NAME_CHARS) or source.system_name
+            for source in self.device.state.product.visible_sources
+        ]
+
+
+@callback
+def async_players(hass: HomeAssistant, assistant: str | None) -> list[Player]:
+    """Loaded Linn media players exposed to this assistant, sorted by name."""
+    players: list[Player] = []
+    for entry in er.async_get(hass).entities.values():
+        if entry.platform != DOMAIN or entry.domain != MEDIA_PLAYER_DOMAIN:
+            continue
+        state = hass.states.get(entry.entity_id)
+        device = async_device_for_entity(hass, entry.entity_id)
+        if state is None or device is None:
+            continue
+        if assistant and not async_should_expose(hass, assistant, entry.entity_id):
+            continue
+        name = clean_text(state.name, NAME_CHARS) or entry.entity_id
+        players.append(Player(entry.entity_id, name, device))
+    return sorted(players, key=lambda player: player.name.casefold())
+
+
+def player_state(hass: HomeAssistant, player: Player) -> dict[str, Any]:
+    """Power, volume, playback and group as values; every device string under device_text."""
+    device_state = player.device.state
+    volume = device_state.volume
+    ha_state = hass.states.get(player.entity_id)
+    attributes = ha_state.attributes if ha_state is not None else {}
+    text = {
+        "source": attributes.get("source"),
+        "title": attributes.get("media_title"),
+        "artist": attributes.get("media_artist"),
+        "album": attributes.get("media_album_name"),
+        "station": attributes.get("media_channel"),
+    }
+    return {
+        "player": player.name,
+        "state": ha_state.state if ha_state is not None else "unavailable",
+        "volume": volume.volume,
+        "volume_limit": player.ceiling if volume.volume is not None else None,
+        "muted": volume.mute,
+        "position_seconds": attributes.get("media_position"),
+        "duration_seconds": attributes.get("media_duration"),
+        "group": [
+            other
+            for other in attributes.get("group_members") or []
+            if isinstance(other, str) and other != player.entity_id
+        ],
+        "device_text": {
+            key: clean_text(str(value)) for key, value in text.items() if value is not None
+        },
+    }
+
+
+def control_state(hass: HomeAssistant, player: Player) -> dict[str, Any]:
+    """The state after a change, without any device text (no taint from a write)."""
+    state = player_state(hass, player)
+    state.pop("device_text")
+    return state
+
+
+def state_result(hass: HomeAssistant, players: list[Player]) -> dict[str, Any]:
+    """The get_state result: data only, with the untrusted-text note."""
+    return {"players": [player_state(hass, player) for player in players], "note": UNTRUSTED_NOTE}

@@ -1,0 +1,98 @@
+"""The audit log is hash-chained: any change, insertion or deletion is detected."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, strategies as st
+import pytest
+
+from custom_components.linn.guard import AuditLog, AuditRecord, ChainError, Outcome, verify_chain
+
+
+def _log(count: int, max_records: int = 100) -> AuditLog:
+    log = AuditLog(max_records)
+    for index in range(count):
+        log.append(
+            ts=f"2026-10-01T12:00:{index:02d}+00:00",
+            outcome=Outcome.ALLOWED,
+            tool="set_volume",
+            user_id="alice",
+            agent_id=None,
+            conversation_id="c1",
+            arguments={"volume": index},
+            args_hash=f"{index:064x}",
+            reason="ok",
+            latency_ms=0.1,
+        )
+    return log
+
+
+def test_chain_verifies_and_survives_storage() -> None:
+    log = _log(10)
+    assert log.verify() == 10
+    restored = AuditLog.load(json.loads(json.dumps(log.to_dict())))
+    assert restored.head == log.head
+    assert restored.total == 10
+
+
+FIELDS = ["seq", "ts", "outcome", "tool", "user_id", "arguments", "reason", "prev_hash", "hash"]
+
+
+@given(
+    index=st.integers(0, 9),
+    field=st.sampled_from(FIELDS),
+    new=st.one_of(st.text(max_size=5), st.integers(), st.sampled_from(list(Outcome))),
+)
+def test_any_change_to_any_record_is_detected(index: int, field: str, new: Any) -> None:
+    data = _log(10).to_dict()
+    record = data["records"][index]
+    if field == "arguments":
+        new = {"volume": new}
+    if field == "outcome" and not isinstance(new, Outcome):
+        new = Outcome.DENIED
+    if record[field] == new:
+        return
+    record[field] = new
+    with pytest.raises((ChainError, ValueError)):
+        AuditLog.load(data)
+
+
+@given(st.integers(0, 9))
+def test_deleting_a_record_is_detected(index: int) -> None:
+    data = _log(10).to_dict()
+    del data["records"][index]
+    with pytest.raises(ChainError):
+        AuditLog.load(data)
+
+
+def test_inserting_a_forged_record_is_detected() -> None:
+    data = _log(3).to_dict()
+    forged = dict(data["records"][1])
+    forged["outcome"] = "approved"
+    data["records"].insert(2, forged)
+    with pytest.raises(ChainError):
+        AuditLog.load(data)
+
+
+def test_rotation_keeps_a_verifiable_tail() -> None:
+    log = _log(25, max_records=10)
+    assert len(log.records) == 10
+    assert log.records[0].seq == 16
+    assert log.verify() == 10
+    assert log.total == 25
+    with pytest.raises(ChainError):  # the tail does not verify from the genesis
+        verify_chain(log.records)
+
+
+def test_a_rebuilt_record_with_a_fresh_hash_still_breaks_the_next_link() -> None:
+    log = _log(5)
+    records = list(log.records)
+    content = records[2].content() | {"outcome": "approved"}
+    from custom_components.linn.guard.audit import record_hash
+
+    records[2] = AuditRecord.from_dict({**content, "hash": record_hash(content)})
+    with pytest.raises(ChainError) as err:
+        verify_chain(records)
+    assert err.value.index == 3

@@ -1,0 +1,30 @@
+"""Device text reaches a model only cleaned and capped."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given, strategies as st
+
+from custom_components.linn.guard import clean_text
+
+
+def test_bidi_zero_width_and_controls_are_removed() -> None:
+    text = "Jazz\u202e 001 emulov\u202c\u200b FM\x00\x1b[2J\r\nnext"
+    assert clean_text(text) == "Jazz 001 emulov FM[2J next"
+
+
+def test_length_is_capped() -> None:
+    assert clean_text("x" * 64_000) == "x" * 200
+
+
+def test_none_stays_none() -> None:
+    assert clean_text(None) is None
+
+
+@given(st.text())
+def test_no_format_or_control_character_survives(text: str) -> None:
+    cleaned = clean_text(text)
+    assert cleaned is not None
+    assert len(cleaned) <= 200
+    assert not any(unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Cn"} for c in cleaned)
