@@ -25,6 +25,7 @@ from .guard import InvalidArgument, RiskFacts
 from .guard.shortids import MediaRef, ShortIds
 from .guard.untrusted import UNTRUSTED_NOTE, clean_text
 from .llm_players import Player, state_result
+from .lpec import Service
 from .media_browser import async_search
 
 QUERY_CHARS = 100
@@ -283,7 +284,7 @@ def _check_join(ctx: CallContext, arguments: Mapping[str, Any]) -> None:
         raise InvalidArgument("members must be other players, each once")
     for name in names:
         member = ctx.player({"member": name}, "member")
-        if "Receiver" not in member.device.state.services:
+        if Service.RECEIVER not in member.device.state.services:
             raise InvalidArgument("members must be players that can join")
 
 

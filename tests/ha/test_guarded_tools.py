@@ -20,8 +20,9 @@ from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_tools import TOOLS_BY_NAME
 from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, wait_for
+from .conftest import ENTITY_ID
 
 PLAYER = "Living Room"
 
@@ -43,26 +44,9 @@ async def assist(hass: HomeAssistant, user: User | None) -> llm.APIInstance:
     return await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
 
 
-try:
-    import hassil  # noqa: F401
-
-    HAS_CONVERSATION = True
-except ImportError:  # the shared test environment lacks it for now (see the lead's note)
-    HAS_CONVERSATION = False
-
-
 async def call_tool(api: llm.APIInstance, tool_input: llm.ToolInput) -> llm.ToolResult:
-    """APIInstance.async_call_tool, as every agent calls it.
-
-    Without hassil, async_call_tool cannot import `conversation` for its trace; then the
-    tool is found and called exactly as async_call_tool does after tracing.
-    """
-    if HAS_CONVERSATION:
-        return await api.async_call_tool(tool_input)
-    tool = next(tool for tool in api.tools if tool.name == tool_input.tool_name)
-    result = await tool.async_call(api.api.hass, tool_input, api.llm_context)
-    assert isinstance(result, llm.ToolResult)
-    return result
+    """APIInstance.async_call_tool, as every agent calls it."""
+    return await api.async_call_tool(tool_input)
 
 
 async def call(api: llm.APIInstance, tool: str, **arguments: Any) -> llm.ToolResult:
