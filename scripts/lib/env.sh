@@ -24,7 +24,6 @@ else
   LINN_BASE="${LINN_BASE:-${XDG_CACHE_HOME:-$HOME/.cache}/linn-ha-base}"
 fi
 LINN_CACHE="$(mkdir -p "$LINN_CACHE" && cd "$LINN_CACHE" && pwd)"
-MIN_PY="3.14.2"
 INNER_CACHE=/opt/linn # where $LINN_CACHE appears inside the root filesystem
 
 die() { echo "error: $*" >&2; exit 1; }

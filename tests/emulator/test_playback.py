@@ -133,6 +133,7 @@ async def test_playlist_insert_seek_delete(emu: LinnEmulator, connect: Connect) 
     assert emu.state.transport_state is PlaybackState.PLAYING
     await client.action("Ds/Playlist", "SeekIndex", "0")
     assert emu.state.playlist_id == first
+    await client.action("Ds/Playlist", "Pause")  # the clock would move Seconds on while playing
     await client.action("Ds/Playlist", "SeekSecondAbsolute", "100")
     assert emu.state.seconds == 100
     assert (await client.error('ACTION Ds/Playlist 1 SeekSecondAbsolute "999"')).code == 803
