@@ -144,6 +144,7 @@ class PendingBook:
         conversation_id: str | None,
         turn: int,
         entity_ids: tuple[str, ...] = (),
+        expiry: timedelta | None = None,
     ) -> PendingRequest:
         """Open a request; PendingError when the user already has too many open."""
         open_for_user = [r for r in self.open_requests() if r.user_id == user_id]
@@ -160,7 +161,7 @@ class PendingBook:
             conversation_id=conversation_id,
             turn=turn,
             created=now,
-            expires=now + self.expiry,
+            expires=now + (expiry if expiry is not None else self.expiry),
             entity_ids=entity_ids,
         )
         self._requests[request.request_id] = request
