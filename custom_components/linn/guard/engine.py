@@ -447,7 +447,8 @@ class Guard:
     def expire_due(self) -> list[GuardResult]:
         """Expire overdue requests, one audit record each."""
         results = []
-        for request in self.pending.expire_due():
+        self.pending.expire_due()
+        for request in self.pending.take_expired():
             self.attempts += 1
             attempt = _Attempt(
                 request.tool, Caller(request.user_id), Turn(request.conversation_id),
