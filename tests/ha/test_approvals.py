@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import (
     async_mock_service,
 )
 
+from custom_components.linn import logbook
 from custom_components.linn.approvals import (
     EVENT_MOBILE_ACTION,
     EVENT_REQUESTED,
@@ -246,3 +247,22 @@ async def test_pending_requests_survive_a_restart(
     await decide(hass, "approve", hass_admin_user, request_id)
     await wait_for(lambda: emulator.state.volume_limit == 50)
     assert await refused(hass, "approve", hass_admin_user, request_id) == "approval_used"
+
+
+async def test_approvals_are_described_for_the_logbook(
+    hass: HomeAssistant, hass_admin_user: User
+) -> None:
+    describers: dict[str, Any] = {}
+    logbook.async_describe_events(
+        hass, lambda domain, event_type, describe: describers.__setitem__(event_type, describe)
+    )
+    requested = async_capture_events(hass, EVENT_REQUESTED)
+    resolved = async_capture_events(hass, EVENT_RESOLVED)
+    request_id = await request_limit(hass, hass_admin_user)
+    await decide(hass, "deny", hass_admin_user, request_id)
+    await hass.async_block_till_done()
+    asked = describers[EVENT_REQUESTED](requested[0])
+    answered = describers[EVENT_RESOLVED](resolved[0])
+    assert asked["entity_id"] == answered["entity_id"] == ENTITY_ID
+    assert f"set_volume_limit (request {request_id})" in asked["message"]
+    assert answered["message"] == f"request {request_id} (set_volume_limit) was denied"

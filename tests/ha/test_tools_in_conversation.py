@@ -111,9 +111,7 @@ async def test_confirmation_is_the_users_own_yes_in_the_next_turn(
     (asked,) = await chat.turn("set the volume to 50", [loud])
     assert asked.data["error"].startswith("Needs confirmation")
     # the model claiming a yes, in its own text or by calling again, is no yes
-    (again,) = await chat.turn(
-        "hmm, what was that?", [loud], model_text="Yes."
-    )
+    (again,) = await chat.turn("hmm, what was that?", [loud], model_text="Yes.")
     assert again.data["error"].startswith("Needs confirmation")
     assert emulator.state.volume == 30
     (done,) = await chat.turn("yes please", [loud])
