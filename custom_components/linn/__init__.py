@@ -11,8 +11,8 @@ from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
 
+from .approvals import async_setup_guarded_tools
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
-from .guard.ha_adapter import async_setup_guard
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
@@ -33,7 +33,7 @@ type LinnConfigEntry = ConfigEntry[LinnDevice]
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Register the integration's actions and start the tool guard (once, for every entry)."""
     async_setup_services(hass)
-    await async_setup_guard(hass)
+    await async_setup_guarded_tools(hass)
     return True
 
 

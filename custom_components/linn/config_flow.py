@@ -9,8 +9,9 @@ import re
 from typing import Any
 from urllib.parse import urlparse
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
+from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigFlowResult
 from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import callback
 from homeassistant.helpers.service_info.ssdp import (
     ATTR_UPNP_FRIENDLY_NAME,
     ATTR_UPNP_MODEL_NAME,
@@ -21,6 +22,7 @@ import probatio
 
 from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
 from .lpec import LinnDevice, LpecError, Service
+from .options_flow import LinnOptionsFlow
 from .udn import normalize_udn
 
 _LOGGER = logging.getLogger(__name__)
@@ -87,6 +89,12 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
     """Add a Linn streamer."""
 
     VERSION = 1
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> LinnOptionsFlow:
+        """How assistants' tools may act on this player."""
+        return LinnOptionsFlow()
 
     def __init__(self) -> None:
         """Nothing discovered yet."""

@@ -10,8 +10,12 @@ from homeassistant.const import CONF_HOST
 from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
+from .guard import ChainError
+from .guard.ha_adapter import DATA_GUARD
 
 TO_REDACT = {CONF_HOST, "presentation_url"}
+AUDIT_REDACT = {"user_id", "agent_id", "conversation_id"}
+AUDIT_RECORDS = 200
 
 
 async def async_get_config_entry_diagnostics(
@@ -26,4 +30,27 @@ async def async_get_config_entry_diagnostics(
         "available": device.available,
         "udn": device.udn,
         "state": async_redact_data(state, TO_REDACT),
+        "guard": _guard_diagnostics(hass),
+    }
+
+
+def _guard_diagnostics(hass: HomeAssistant) -> dict[str, Any]:
+    """The newest audit records (people and conversations redacted; arguments already are)."""
+    runtime = hass.data.get(DATA_GUARD)
+    if runtime is None:
+        return {}
+    audit = runtime.guard.audit
+    verified: bool | str = True
+    try:
+        audit.verify()
+    except ChainError as err:
+        verified = str(err)
+    records = [record.to_dict() for record in audit.records[-AUDIT_RECORDS:]]
+    return {
+        "audit_verified": verified,
+        "audit_total": audit.total,
+        "audit_head": audit.head,
+        "audit_records": async_redact_data(records, AUDIT_REDACT),
+        "pending_approvals": len(runtime.guard.pending.awaiting_approval()),
+        "today": runtime.guard.ledger.totals_today(),
     }

@@ -16,8 +16,10 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LinnConfigEntry
 from .entity import LinnEntity
+from .guard_sensors import AssistantCallsTodaySensor, PendingApprovalsSensor
 from .lpec import LinnDevice, Service
 from .lpec.model import InfoState
+from .udn import normalize_udn
 
 PARALLEL_UPDATES = 0
 
@@ -60,8 +62,10 @@ async def async_setup_entry(
     entry: LinnConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Add the audio-format sensors."""
+    """Add the audio-format sensors and the guard's sensors for this player."""
     async_add_entities(LinnInfoSensor(entry.runtime_data, description) for description in SENSORS)
+    udn = normalize_udn(entry.runtime_data.udn or "")
+    async_add_entities([PendingApprovalsSensor(udn), AssistantCallsTodaySensor(udn)])
 
 
 class LinnInfoSensor(LinnEntity, SensorEntity):

@@ -119,14 +119,18 @@ async def test_invalid_arguments_are_refused_with_no_device_change(
 
 
 async def test_volume_limit_is_a_hard_ceiling(
-    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
 ) -> None:
     emulator.panel.set_volume_limit(40)
     await wait_for(lambda: hass.states.get("number.living_room_volume_limit").state == "40.0")
     api = await assist(hass, hass_admin_user)
     result = await call(api, "set_volume", player=PLAYER, volume=41)
     assert result.data == {"error": "Invalid argument: volume must be 0\u201340"}
-    runtime(hass).guard.soft_limit_share = 1.0  # no confirmation: only the ceiling applies
+    # soft limit at 100 %: no confirmation, only the ceiling applies
+    hass.config_entries.async_update_entry(loaded_entry, options={"soft_limit_percent": 100})
     result = await call(api, "change_volume", player=PLAYER, change=20)  # 30 -> 40 at most
     assert not result.error, result.data
     await wait_for(lambda: emulator.state.volume == 40)

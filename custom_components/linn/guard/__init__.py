@@ -18,6 +18,7 @@ from .limits import RateLimiter
 from .pending import PendingBook, PendingKind, PendingRequest
 from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import QuietHours, RiskFacts, RiskSignal
+from .settings import PlayerSettings, strictest
 from .untrusted import clean_text
 from .utterance import Answer, match_answer, utterance_asks_for
 
@@ -40,6 +41,7 @@ __all__ = [
     "PendingBook",
     "PendingKind",
     "PendingRequest",
+    "PlayerSettings",
     "Policy",
     "QuietHours",
     "RateLimiter",
@@ -54,6 +56,7 @@ __all__ = [
     "canonical_json",
     "clean_text",
     "match_answer",
+    "strictest",
     "system_clock",
     "utterance_asks_for",
     "verify_chain",

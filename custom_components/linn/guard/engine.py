@@ -25,9 +25,10 @@ from .decisions import Access, Outcome, Policy
 from .idempotency import IdempotencyCache, IdempotencyConflict
 from .ledger import Ledger
 from .limits import RateLimiter, retry_message
-from .pending import PendingBook, PendingError, PendingKind, PendingRequest
+from .pending import PendingBook, PendingError, PendingKind, PendingRequest, PendingStatus
 from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
+from .settings import PlayerSettings
 from .untrusted import clean_text
 from .utterance import Answer, match_answer, utterance_asks_for
 
@@ -94,6 +95,8 @@ class GuardResult:
     data: dict[str, Any]
     record: AuditRecord
     request_id: str | None = None
+    code: str | None = None
+    """Why an approval or denial by an admin did not go through (resolve only)."""
 
     @property
     def error(self) -> bool:
@@ -120,6 +123,11 @@ class _Attempt:
 
 type PendingListener = Callable[[PendingRequest], None]
 type ResolvedListener = Callable[[PendingRequest, Outcome, Caller | None], None]
+type SettingsLookup = Callable[[tuple[str, ...]], PlayerSettings | None]
+
+
+def _no_settings(_entity_ids: tuple[str, ...]) -> PlayerSettings | None:
+    return None
 
 
 class Guard:
@@ -158,6 +166,8 @@ class Guard:
         self.pending_listeners: list[PendingListener] = []
         self.resolved_listeners: list[ResolvedListener] = []
         self.change_listeners: list[Callable[[], None]] = []
+        self.settings_for: SettingsLookup = _no_settings
+        """Per-player settings (the streamers' options); None: the values above."""
 
     # --- the call path --------------------------------------------------------------
 
@@ -282,15 +292,25 @@ class Guard:
         call: ToolCall,
         attempt: _Attempt,
     ) -> Policy:
-        policy = self.policies.get(spec.name, Policy.ALLOW)
+        settings = self.settings_for(attempt.entity_ids)
+        if settings is not None:
+            policy = settings.policy(spec.name)
+            soft_limit_share = settings.soft_limit_share
+            quiet = settings.quiet(self.clock())
+        else:
+            policy = self.policies.get(spec.name, Policy.ALLOW)
+            soft_limit_share = self.soft_limit_share
+            quiet = self.quiet_hours is not None and self.quiet_hours.active(self.clock())
         if policy is Policy.DENY:
             return policy
+        if policy < spec.min_policy:
+            attempt.notes.append(f"at least {spec.min_policy.name.lower()} for this tool")
+            policy = spec.min_policy
         facts = handler.risk_facts(arguments)
-        if facts.soft_limit_share != self.soft_limit_share:
+        if facts.soft_limit_share != soft_limit_share:
             facts = RiskFacts(
-                facts.volume_target, facts.volume_current, facts.volume_limit,
-                self.soft_limit_share,
-            )  # fmt: skip
+                facts.volume_target, facts.volume_current, facts.volume_limit, soft_limit_share
+            )
         if facts.above_soft_limit and policy < Policy.CONFIRM:
             policy = Policy.CONFIRM
             attempt.notes.append("volume above the soft limit")
@@ -300,7 +320,6 @@ class Guard:
         ):
             attempt.notes.append("untrusted text read this turn; the user did not ask for this")
             policy = max(policy, Policy.CONFIRM)
-        quiet = self.quiet_hours is not None and self.quiet_hours.active(self.clock())
         signals = risk_signals(
             facts, quiet_hours=quiet, identified=call.caller.identified, tainted=tainted
         )
@@ -316,6 +335,7 @@ class Guard:
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
     ) -> GuardResult:
         kind = PendingKind.CONFIRM if policy is Policy.CONFIRM else PendingKind.APPROVE
+        settings = self.settings_for(attempt.entity_ids)
         try:
             request = self.pending.create(
                 kind,
@@ -325,6 +345,7 @@ class Guard:
                 conversation_id=attempt.turn.conversation_id,
                 turn=attempt.turn.index,
                 entity_ids=attempt.entity_ids,
+                expiry=settings.approval_expiry if settings is not None else None,
             )
         except PendingError as err:
             return self._finish(attempt, Outcome.DENIED, f"Denied: {err.reason}")
@@ -344,8 +365,15 @@ class Guard:
         requester: Caller,
         handler: ToolHandler | None,
         arguments: Mapping[str, Any] | None = None,
+        expected_hash: str | None = None,
     ) -> GuardResult:
-        """An admin approves or denies a request; an approved one runs after re-checks."""
+        """An admin approves or denies a request; an approved one runs after re-checks.
+
+        `arguments` (what the approver was shown) or `expected_hash` (a prefix of at least
+        8 hex digits of their hash, as an actionable notification carries it) must match
+        the request exactly. A refusal carries a `code`: unknown, not_yours, not_admin,
+        changed_arguments, expired or used.
+        """
         self.attempts += 1
         request = self.pending.get(request_id)
         attempt = _Attempt(
@@ -356,31 +384,43 @@ class Guard:
             self.specs.get(request.tool) if request else None,
         )
         if request is None:
-            return self._finish(attempt, Outcome.INVALID, "Invalid: unknown request")
+            return self._finish(
+                attempt, Outcome.INVALID, "Invalid: unknown request", code="unknown"
+            )
         attempt.args_hash = request.args_hash
         attempt.entity_ids = request.entity_ids
         attempt.notes.append(f"requested by {request.user_id}")
         if request.kind is not PendingKind.APPROVE:
             return self._finish(
-                attempt, Outcome.DENIED, "Denied: only the user can confirm this", request=request
-            )
+                attempt, Outcome.DENIED, "Denied: only the user can confirm this",
+                request=request, code="not_yours",
+            )  # fmt: skip
         if not approver.is_admin:
-            return self._finish(attempt, Outcome.DENIED, MSG_NOT_ADMIN, request=request)
-        if args_hash(request.tool, request.arguments) != request.args_hash or (
-            arguments is not None and args_hash(request.tool, arguments) != request.args_hash
+            return self._finish(
+                attempt, Outcome.DENIED, MSG_NOT_ADMIN, request=request, code="not_admin"
+            )
+        if (
+            args_hash(request.tool, request.arguments) != request.args_hash
+            or (arguments is not None and args_hash(request.tool, arguments) != request.args_hash)
+            or (
+                expected_hash is not None
+                and (len(expected_hash) < 8 or not request.args_hash.startswith(expected_hash))
+            )
         ):
             return self._finish(
-                attempt,
-                Outcome.DENIED,
-                "Denied: the arguments differ from the request",
-                request=request,
-            )
+                attempt, Outcome.DENIED, "Denied: the arguments differ from the request",
+                request=request, code="changed_arguments",
+            )  # fmt: skip
+        was_open = request.status is PendingStatus.OPEN
         try:
             taken = self.pending.take(request.request_id, approve=approve)
         except PendingError as err:
             outcome = Outcome.EXPIRED if err.expired else Outcome.DENIED
-            result = self._finish(attempt, outcome, f"Denied: {err.reason}", request=request)
-            if err.expired:
+            result = self._finish(
+                attempt, outcome, f"Denied: {err.reason}", request=request,
+                code="expired" if err.expired else "used",
+            )  # fmt: skip
+            if err.expired and was_open:
                 self._resolved(request, Outcome.EXPIRED, approver)
             return result
         if not approve:
@@ -407,7 +447,8 @@ class Guard:
     def expire_due(self) -> list[GuardResult]:
         """Expire overdue requests, one audit record each."""
         results = []
-        for request in self.pending.expire_due():
+        self.pending.expire_due()
+        for request in self.pending.take_expired():
             self.attempts += 1
             attempt = _Attempt(
                 request.tool, Caller(request.user_id), Turn(request.conversation_id),
@@ -510,6 +551,7 @@ class Guard:
         request: PendingRequest | None = None,
         request_id: str | None = None,
         extra: dict[str, Any] | None = None,
+        code: str | None = None,
     ) -> GuardResult:
         request_id = request.request_id if request is not None else request_id
         if message is not None:
@@ -531,10 +573,10 @@ class Guard:
             request_id=request_id,
             entity_ids=attempt.entity_ids,
         )
-        self.ledger.add(attempt.turn.conversation_id, tool_calls=1)
+        self.ledger.add(attempt.turn.conversation_id, entity_ids=attempt.entity_ids, tool_calls=1)
         for listener in list(self.change_listeners):
             listener()
-        return GuardResult(outcome, data or {}, record, request_id)
+        return GuardResult(outcome, data or {}, record, request_id, code)
 
 
 def _pending_message(request: PendingRequest) -> str:

@@ -1,11 +1,19 @@
-"""Budget counters per conversation and per day; the agent fills tokens and cost."""
+"""Budget counters per conversation, per player and per day; the agent fills tokens and cost."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from datetime import date
+from typing import Any
 
 from .clock import Clock
+
+type Counters = defaultdict[str, float]
+
+
+def _counters() -> Counters:
+    return defaultdict(float)
 
 
 class Ledger:
@@ -14,31 +22,65 @@ class Ledger:
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
         self._day: date = clock().date()
-        self.today: defaultdict[str, float] = defaultdict(float)
-        self.conversations: dict[str, defaultdict[str, float]] = {}
+        self.today: Counters = _counters()
+        self.conversations: dict[str, Counters] = {}
+        self.players: dict[str, Counters] = {}
 
-    def add(self, conversation_id: str | None, **amounts: float) -> None:
-        """Add e.g. tool_calls=1, input_tokens=..., cost=... to today and the conversation."""
+    def add(
+        self,
+        conversation_id: str | None,
+        *,
+        entity_ids: Iterable[str] = (),
+        **amounts: float,
+    ) -> None:
+        """Add e.g. tool_calls=1 or input_tokens=... to today, the conversation, each player."""
         self._roll()
+        buckets = [self.today]
+        if conversation_id is not None:
+            buckets.append(self.conversations.setdefault(conversation_id, _counters()))
+        buckets.extend(self.players.setdefault(e, _counters()) for e in dict.fromkeys(entity_ids))
         for name, amount in amounts.items():
-            self.today[name] += amount
-            if conversation_id is not None:
-                counters = self.conversations.setdefault(conversation_id, defaultdict(float))
-                counters[name] += amount
+            for bucket in buckets:
+                bucket[name] += amount
 
     def for_conversation(self, conversation_id: str) -> dict[str, float]:
         """Counters of one conversation (today)."""
         self._roll()
         return dict(self.conversations.get(conversation_id, {}))
 
+    def for_player(self, entity_id: str) -> dict[str, float]:
+        """Counters of the calls that targeted one player (today)."""
+        self._roll()
+        return dict(self.players.get(entity_id, {}))
+
     def totals_today(self) -> dict[str, float]:
         """Today's counters."""
         self._roll()
         return dict(self.today)
 
+    def to_dict(self) -> dict[str, Any]:
+        """For storage, so a restart does not reset today's counters."""
+        return {
+            "day": self._day.isoformat(),
+            "today": dict(self.today),
+            "players": {key: dict(value) for key, value in self.players.items()},
+        }
+
+    def load(self, data: Mapping[str, Any] | None) -> None:
+        """Restore today's counters (conversations are not kept: they end within minutes)."""
+        if not data or data.get("day") != self._clock().date().isoformat():
+            return
+        self._day = date.fromisoformat(data["day"])
+        self.today = defaultdict(float, {k: float(v) for k, v in data["today"].items()})
+        self.players = {
+            key: defaultdict(float, {k: float(v) for k, v in value.items()})
+            for key, value in data.get("players", {}).items()
+        }
+
     def _roll(self) -> None:
         today = self._clock().date()
         if today != self._day:
             self._day = today
-            self.today = defaultdict(float)
+            self.today = _counters()
             self.conversations = {}
+            self.players = {}

@@ -104,6 +104,7 @@ class PendingBook:
         self.expiry = expiry
         self.max_per_user = max_per_user
         self._requests: dict[str, PendingRequest] = {}
+        self._unreported: list[PendingRequest] = []
 
     # --- queries --------------------------------------------------------------------
 
@@ -115,6 +116,15 @@ class PendingBook:
         """Open requests that have not expired."""
         self.expire_due()
         return [r for r in self._requests.values() if r.status is PendingStatus.OPEN]
+
+    def awaiting_approval(self) -> list[PendingRequest]:
+        """Open, unexpired requests for an admin, without changing anything."""
+        now = self._clock()
+        return [
+            r
+            for r in self._requests.values()
+            if r.kind is PendingKind.APPROVE and r.status is PendingStatus.OPEN and now < r.expires
+        ]
 
     def find_open(
         self, user_id: str | None, conversation_id: str | None, tool: str, hash_: str
@@ -144,6 +154,7 @@ class PendingBook:
         conversation_id: str | None,
         turn: int,
         entity_ids: tuple[str, ...] = (),
+        expiry: timedelta | None = None,
     ) -> PendingRequest:
         """Open a request; PendingError when the user already has too many open."""
         open_for_user = [r for r in self.open_requests() if r.user_id == user_id]
@@ -160,7 +171,7 @@ class PendingBook:
             conversation_id=conversation_id,
             turn=turn,
             created=now,
-            expires=now + self.expiry,
+            expires=now + (expiry if expiry is not None else self.expiry),
             entity_ids=entity_ids,
         )
         self._requests[request.request_id] = request
@@ -196,10 +207,16 @@ class PendingBook:
         ]
         for request in expired:
             self._requests[request.request_id] = request
+        self._unreported.extend(expired)
         # resolved requests are kept a day so a replayed id is recognised, then dropped
         horizon = now - timedelta(days=1)
         for request_id in [k for k, r in self._requests.items() if r.expires < horizon]:
             del self._requests[request_id]
+        return expired
+
+    def take_expired(self) -> list[PendingRequest]:
+        """Requests that expired since the last call (whoever noticed): to audit once each."""
+        expired, self._unreported = self._unreported, []
         return expired
 
     def _new_id(self) -> str:

@@ -20,6 +20,8 @@ class ToolSpec:
     timeout: float = 3.0
     logged_fields: frozenset[str] = frozenset()
     """Argument names written verbatim to the audit log; others are redacted."""
+    min_policy: Policy = Policy.ALLOW
+    """No option makes the tool laxer than this (set_volume_limit: an admin approves)."""
 
     @property
     def changes_state(self) -> bool:

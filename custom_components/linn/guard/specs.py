@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .decisions import Access
+from .decisions import Access, Policy
 from .policy import ToolSpec
 
 DEVICE_TIMEOUT = 3.0
@@ -42,6 +42,12 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         ToolSpec("standby", Access.CONTROL, "standby", logged_fields=_PLAYER),
         ToolSpec("join", Access.CONTROL, "group", logged_fields=_PLAYER),
         ToolSpec("unjoin", Access.CONTROL, "group", logged_fields=_PLAYER),
-        ToolSpec("set_volume_limit", Access.ADMIN, "limit", logged_fields=_PLAYER | {"limit"}),
+        ToolSpec(
+            "set_volume_limit",
+            Access.ADMIN,
+            "limit",
+            logged_fields=_PLAYER | {"limit"},
+            min_policy=Policy.APPROVE,
+        ),
     )
 }
