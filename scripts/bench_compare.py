@@ -16,6 +16,7 @@ import json
 import os
 from pathlib import Path
 import random
+import socket
 import sys
 import time
 import tracemalloc
@@ -65,6 +66,12 @@ class DeviceProcess:
         assert self.process.stdin is not None
         self.process.stdin.close()
         await self.process.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def _cpu() -> float:
@@ -169,7 +176,10 @@ async def _state_latency(
                 await asyncio.sleep(random.uniform(0, 10))
             value = 21 + (step + index) % 60
             seen[entity].clear()
-            start = (await devices.ask(cmd="set", device=index, volume=value))["t"]
+            reply = await devices.ask(cmd="set", device=index, volume=value)
+            if not reply["changed"]:
+                continue  # the device had that volume already: nothing to see
+            start = reply["t"]
 
             def shown(v: int = value, e: str = entity) -> bool:
                 return any(level == v / 100 for _t, level in seen[e])
@@ -266,6 +276,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with async_test_home_assistant() as hass:
             hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
             await async_setup_component(hass, "homeassistant", {})
+            # media_player needs http; on a free loopback port, not whatever holds 8123.
+            http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
+            assert await async_setup_component(hass, "http", {"http": http})
             linn_entries, openhome_entries = [], []
             for device in devices.devices:
                 linn = MockConfigEntry(

@@ -8,7 +8,7 @@ Talks JSON lines: the first line on stdout describes the devices; then each comm
 from stdin gets one reply line. Timestamps are time.perf_counter(), which on Linux is
 CLOCK_MONOTONIC and so comparable across processes on one machine.
 
-  {"cmd": "set", "device": i, "volume": v}   -> {"t": when the front panel changed it}
+  {"cmd": "set", "device": i, "volume": v}   -> {"t": when the front panel set it, "changed"}
   {"cmd": "applied", "device": i}             -> {"t": last volume change, "volume": v}
   {"cmd": "stats"}                            -> per-device request and byte counters
   {"cmd": "load", "rate": r}                  -> r front-panel changes/s per device (0 stops)
@@ -169,6 +169,7 @@ async def serve(count: int) -> None:
             match command["cmd"]:
                 case "set":
                     emu = devices.emulators[command["device"]]
+                    reply["changed"] = emu.state.volume != command["volume"]
                     reply["t"] = time.perf_counter()
                     emu.panel.set_volume(command["volume"])
                 case "applied":
