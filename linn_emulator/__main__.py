@@ -55,6 +55,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="serve generated cover art on this port and point every artwork URI at it "
         "(for demos without the real artwork hosts)",
     )
+    parser.add_argument(
+        "--upnp-port",
+        type=int,
+        help="also serve the OpenHome UPnP face (device description, SOAP) from this port "
+        "(consecutive ports with --count; 0: any free port)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     return parser.parse_args(argv)
 
@@ -65,6 +71,12 @@ def _udn(args: argparse.Namespace, index: int) -> str | None:
     if not args.port:
         return None
     return new_udn(f"linn-emulator:{args.host}:{args.port + index}")
+
+
+def _upnp_port(args: argparse.Namespace, index: int) -> int | None:
+    if args.upnp_port is None:
+        return None
+    return int(args.upnp_port) + index if args.upnp_port else 0
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -85,6 +97,7 @@ async def run(args: argparse.Namespace) -> None:
             volume_limit=args.volume_limit,
             tick_interval=args.tick,
             max_sessions=args.max_sessions,
+            upnp_port=_upnp_port(args, index),
         )
         for index in range(args.count)
     ]
@@ -99,7 +112,8 @@ async def run(args: argparse.Namespace) -> None:
             print(f"artwork: {artwork.base_url}{PATH_PREFIX}", flush=True)
         for emu in emulators:
             await emu.start()
-            print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}", flush=True)
+            upnp = f" {emu.upnp_location}" if emu.upnp_location else ""
+            print(f"{emu.host}:{emu.port} {emu.udn} {emu.state.room!r}{upnp}", flush=True)
         await stop.wait()
     finally:
         failures: list[Exception] = []

@@ -16,6 +16,7 @@ from .model import EmulatedDeviceState, PlaybackState, PlaylistEntry
 from .panel import Panel
 from .server import LpecServer
 from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
+from .upnp import UpnpServer
 from .wire import ActionRequest
 
 _LOGGER = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class LinnEmulator:
         tick_interval: float = 1.0,
         max_sessions: int = 4,
         max_subscriptions: int = 16,
+        upnp_port: int | None = None,
     ) -> None:
         present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
         unknown = present - ALL_SERVICES
@@ -109,6 +111,17 @@ class LinnEmulator:
             record_failure=self._failures.append,
             response_delay=lambda: self.faults.response_delay,
         )
+        self.upnp: UpnpServer | None = None
+        """The OpenHome UPnP face (description, SOAP) when `upnp_port` is given (0: any)."""
+        if upnp_port is not None:
+            self.upnp = UpnpServer(
+                host=host,
+                port=upnp_port,
+                state=self.state,
+                services=self.services,
+                record_failure=self._failures.append,
+                response_delay=lambda: self.faults.response_delay,
+            )
         self.panel = Panel(self.device)
         self.faults = Faults(self._server, on_reboot=self._on_reboot, spawn=self._spawn)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -122,6 +135,8 @@ class LinnEmulator:
             return
         self._server.stopped = False
         await self._server.listen()
+        if self.upnp is not None:
+            await self.upnp.start()
         self._started = True
         self.device.add_listener(self._server.publish)
         self.device.register_sender()
@@ -142,6 +157,8 @@ class LinnEmulator:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         await self._server.close(graceful=False)
+        if self.upnp is not None:
+            await self.upnp.stop()
         self.raise_failures()
 
     async def __aenter__(self) -> Self:
@@ -176,6 +193,11 @@ class LinnEmulator:
     def port(self) -> int:
         """The TCP port (the real one once started with port 0)."""
         return self._server.port
+
+    @property
+    def upnp_location(self) -> str | None:
+        """The UPnP device description URL (None without the UPnP face)."""
+        return self.upnp.location if self.upnp is not None else None
 
     @property
     def sessions(self) -> int:

@@ -282,6 +282,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     """Entry point."""
+    if "--compare" in sys.argv[1:]:
+        from bench_compare import main as compare  # noqa: PLC0415
+
+        compare(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")
     parser.add_argument("--parse-seconds", type=float, default=1.0, help="time per parse case")
