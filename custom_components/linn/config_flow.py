@@ -9,8 +9,9 @@ import re
 from typing import Any
 from urllib.parse import urlparse
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
+from homeassistant.config_entries import ConfigEntry, ConfigFlowResult
 from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import callback
 from homeassistant.helpers.service_info.ssdp import (
     ATTR_UPNP_FRIENDLY_NAME,
     ATTR_UPNP_MODEL_NAME,
@@ -19,6 +20,8 @@ from homeassistant.helpers.service_info.ssdp import (
 )
 import probatio
 
+from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
+from .agent.const import is_assistant_data
 from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
 from .lpec import LinnDevice, LpecError, Service
 from .udn import normalize_udn
@@ -83,8 +86,8 @@ async def async_identify(host: str, port: int) -> DeviceIdentity:
         await device.close()
 
 
-class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
-    """Add a Linn streamer."""
+class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
+    """Add a Linn streamer or a Claude assistant."""
 
     VERSION = 1
 
@@ -112,7 +115,25 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
         await self.async_set_unique_id(identity.udn, raise_on_progress=False)
         return host, port, identity
 
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> AssistantOptionsFlow:
+        """Only assistant entries have options."""
+        return AssistantOptionsFlow()
+
+    @classmethod
+    @callback
+    def async_supports_options_flow(cls, config_entry: ConfigEntry) -> bool:
+        """Streamers have none."""
+        return is_assistant_data(config_entry.data)
+
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """What to add: a streamer or an assistant."""
+        return self.async_show_menu(step_id="user", menu_options=["streamer", "assistant"])
+
+    async def async_step_streamer(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
         """Manual entry: host and port."""
         errors: dict[str, str] = {}
         if user_input is not None:
@@ -123,9 +144,9 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
                     title=identity.room, data={CONF_HOST: host, CONF_PORT: port}
                 )
             return self.async_show_form(
-                step_id="user", data_schema=_schema(host, port), errors=errors
+                step_id="streamer", data_schema=_schema(host, port), errors=errors
             )
-        return self.async_show_form(step_id="user", data_schema=_schema(), errors=errors)
+        return self.async_show_form(step_id="streamer", data_schema=_schema(), errors=errors)
 
     async def async_step_ssdp(self, discovery_info: SsdpServiceInfo) -> ConfigFlowResult:
         """An OpenHome Product service was announced; offer it only if it speaks LPEC."""

@@ -160,7 +160,13 @@ class FakeAnthropic:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        recorded = RecordedRequest(request.method, request.path, dict(request.headers), body, raw)
+        recorded = RecordedRequest(
+            request.method,
+            request.path,
+            {k.lower(): v for k, v in request.headers.items()},
+            body,
+            raw,
+        )
         self.requests.append(recorded)
         return recorded
 
