@@ -86,6 +86,8 @@ class FakeAnthropic:
         self.models = models
         self.min_cache_tokens = min_cache_tokens
         self.requests: list[RecordedRequest] = []
+        self.hangups = 0
+        """Requests the client abandoned while the server was still answering."""
         self._plan: deque[Step] = deque()
         self._cache: set[str] = set()
         self._ids = itertools.count(1)
@@ -101,7 +103,8 @@ class FakeAnthropic:
         app = web.Application()
         app.router.add_post("/v1/messages", self._messages)
         app.router.add_get("/v1/models", self._models)
-        self._runner = web.AppRunner(app, access_log=None)
+        # a client that hangs up cancels its handler, so a stopped call is seen here
+        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)
         await site.start()
@@ -203,7 +206,11 @@ class FakeAnthropic:
             return self._error(ApiError(400, "invalid_request_error", "messages: required"))
         step = await self._next_step(recorded)
         if isinstance(step, Stall):
-            await asyncio.sleep(step.seconds)
+            try:
+                await asyncio.sleep(step.seconds)
+            except asyncio.CancelledError:
+                self.hangups += 1
+                raise
             step = step.then
         if isinstance(step, ApiError):
             return self._error(step)

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
+from tests.helpers import wait_for
 
 KEY = "sk-ant-fake"
 TOOL = {
@@ -156,12 +157,15 @@ async def test_unknown_key_is_unauthorized_and_models_are_listed(
         await client(fake).models.list()
 
 
-async def test_a_stall_times_the_client_out(fake: FakeAnthropic, client: ClientFactory) -> None:
+async def test_a_stall_times_the_client_out_and_the_hangup_is_seen(
+    fake: FakeAnthropic, client: ClientFactory
+) -> None:
     fake.script(Stall(2.0))
     with pytest.raises(anthropic.APITimeoutError):
         await client(fake, timeout=0.2).messages.create(
             model="m", max_tokens=1, messages=[{"role": "user", "content": "x"}]
         )
+    await wait_for(lambda: fake.hangups == 1)
 
 
 async def test_no_script_left_is_a_loud_server_error(

@@ -43,8 +43,13 @@ from .usage import BudgetExceeded, exceeded_budget
 _LOGGER = logging.getLogger(__name__)
 
 MODEL_CIRCUIT = "model"
-RETRIED = (anthropic.RateLimitError, anthropic.InternalServerError)
-"""429, and 5xx including 529 (overloaded): worth one more try."""
+RETRIED = (
+    anthropic.RateLimitError,
+    anthropic.OverloadedError,
+    anthropic.ServiceUnavailableError,
+    anthropic.InternalServerError,
+)
+"""429, 529 (overloaded) and other 5xx: worth one more try."""
 
 
 def auth_issue_id(entry_id: str) -> str:
