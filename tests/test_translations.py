@@ -16,13 +16,22 @@ def test_en_json_matches_strings_json() -> None:
 def test_every_exception_key_raised_in_code_is_translated() -> None:
     strings = json.loads((LINN / "strings.json").read_text())
     keys = set(strings["exceptions"])
-    source = "\n".join(path.read_text() for path in LINN.glob("*.py"))
+    source = "\n".join(path.read_text() for path in LINN.rglob("*.py"))
     used = set(re.findall(r'translation_domain=DOMAIN,\s*translation_key="([a-z_]+)"', source))
     assert used, "no translation keys found: the pattern is stale"
     assert used <= keys, f"untranslated: {sorted(used - keys)}"
-    abort_and_errors = set(strings["config"]["abort"]) | set(strings["config"]["error"])
-    flow_source = (LINN / "config_flow.py").read_text()
+    abort_and_errors = (
+        set(strings["config"]["abort"])
+        | set(strings["config"]["error"])
+        | set(strings["options"]["error"])
+    )
+    flow_source = "\n".join(
+        (LINN / name).read_text() for name in ("config_flow.py", "agent/config_flow.py")
+    )
     flow_keys = set(re.findall(r'(?:reason=|errors\[[^]]+\] = )"([a-z_]+)"', flow_source))
+    # the key check's outcomes are error keys too
+    flow_keys |= set(re.findall(r'return "([a-z_]+)"', (LINN / "agent/client.py").read_text()))
+    assert {"invalid_auth", "invalid_url", "model_required"} <= flow_keys, "pattern is stale"
     assert flow_keys <= abort_and_errors, f"untranslated: {sorted(flow_keys - abort_and_errors)}"
 
 

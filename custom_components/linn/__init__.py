@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT, EVENT_HOMEASSISTANT_STOP, Platform
@@ -11,6 +12,9 @@ from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
 
+from .agent.const import is_assistant_data
+from .agent.runtime import AssistantConfigEntry
+from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
 from .lpec import LinnDevice, LpecError
@@ -37,7 +41,16 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     return True
 
 
-async def async_setup_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool:
+async def async_setup_entry(
+    hass: HomeAssistant, entry: LinnConfigEntry | AssistantConfigEntry
+) -> bool:
+    """A streamer entry or a Claude assistant entry (an API key in its data)."""
+    if is_assistant_data(entry.data):
+        return await async_setup_assistant_entry(hass, cast(AssistantConfigEntry, entry))
+    return await _async_setup_streamer_entry(hass, cast(LinnConfigEntry, entry))
+
+
+async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool:
     """Open the LPEC session; the device then pushes every change."""
     host: str = entry.data[CONF_HOST]
     port: int = entry.data[CONF_PORT]
@@ -87,8 +100,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool
     return True
 
 
-async def async_unload_entry(hass: HomeAssistant, entry: LinnConfigEntry) -> bool:
-    """Unload the platforms and close the LPEC session."""
+async def async_unload_entry(
+    hass: HomeAssistant, entry: LinnConfigEntry | AssistantConfigEntry
+) -> bool:
+    """Unload the platforms; close a streamer's LPEC session."""
+    if is_assistant_data(entry.data):
+        return await async_unload_assistant_entry(hass, cast(AssistantConfigEntry, entry))
+    entry = cast(LinnConfigEntry, entry)
     unload_ok = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
     if unload_ok:
         await entry.runtime_data.close()

@@ -9,7 +9,7 @@ import re
 from typing import Any
 from urllib.parse import urlparse
 
-from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigFlowResult
+from homeassistant.config_entries import ConfigEntry, ConfigFlowResult, OptionsFlow
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import callback
 from homeassistant.helpers.service_info.ssdp import (
@@ -20,6 +20,8 @@ from homeassistant.helpers.service_info.ssdp import (
 )
 import probatio
 
+from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
+from .agent.const import is_assistant_data
 from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
@@ -85,16 +87,10 @@ async def async_identify(host: str, port: int) -> DeviceIdentity:
         await device.close()
 
 
-class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
-    """Add a Linn streamer."""
+class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
+    """Add a Linn streamer or a Claude assistant."""
 
     VERSION = 1
-
-    @staticmethod
-    @callback
-    def async_get_options_flow(config_entry: ConfigEntry) -> LinnOptionsFlow:
-        """How assistants' tools may act on this player."""
-        return LinnOptionsFlow()
 
     def __init__(self) -> None:
         """Nothing discovered yet."""
@@ -120,7 +116,21 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
         await self.async_set_unique_id(identity.udn, raise_on_progress=False)
         return host, port, identity
 
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
+        """An assistant's model and limits; a streamer's rules for assistants' tools."""
+        if is_assistant_data(config_entry.data):
+            return AssistantOptionsFlow()
+        return LinnOptionsFlow()
+
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """What to add: a streamer or an assistant."""
+        return self.async_show_menu(step_id="user", menu_options=["streamer", "assistant"])
+
+    async def async_step_streamer(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
         """Manual entry: host and port."""
         errors: dict[str, str] = {}
         if user_input is not None:
@@ -131,9 +141,9 @@ class LinnConfigFlow(ConfigFlow, domain=DOMAIN):
                     title=identity.room, data={CONF_HOST: host, CONF_PORT: port}
                 )
             return self.async_show_form(
-                step_id="user", data_schema=_schema(host, port), errors=errors
+                step_id="streamer", data_schema=_schema(host, port), errors=errors
             )
-        return self.async_show_form(step_id="user", data_schema=_schema(), errors=errors)
+        return self.async_show_form(step_id="streamer", data_schema=_schema(), errors=errors)
 
     async def async_step_ssdp(self, discovery_info: SsdpServiceInfo) -> ConfigFlowResult:
         """An OpenHome Product service was announced; offer it only if it speaks LPEC."""

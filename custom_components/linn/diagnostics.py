@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 from homeassistant.components.diagnostics import async_redact_data
-from homeassistant.const import CONF_HOST
+from homeassistant.const import CONF_API_KEY, CONF_HOST
 from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
+from .agent.const import is_assistant_data
+from .agent.runtime import AssistantConfigEntry
 from .guard import ChainError
 from .guard.ha_adapter import DATA_GUARD
 
@@ -19,9 +21,16 @@ AUDIT_RECORDS = 200
 
 
 async def async_get_config_entry_diagnostics(
-    hass: HomeAssistant, entry: LinnConfigEntry
+    hass: HomeAssistant, entry: LinnConfigEntry | AssistantConfigEntry
 ) -> dict[str, Any]:
     """Return diagnostics for a config entry."""
+    if is_assistant_data(entry.data):
+        return {
+            "entry": async_redact_data(dict(entry.data), {CONF_API_KEY}),
+            "options": dict(entry.options),
+            "guard": _guard_diagnostics(hass),
+        }
+    entry = cast(LinnConfigEntry, entry)
     device = entry.runtime_data
     state = dataclasses.asdict(device.state)
     state["services"] = sorted(service.short_name for service in device.state.services)

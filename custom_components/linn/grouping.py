@@ -9,6 +9,7 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
+from .agent.const import is_assistant_data
 from .const import DOMAIN
 from .lpec import LinnDevice
 from .udn import normalize_udn
@@ -21,7 +22,7 @@ def _loaded_devices(hass: HomeAssistant) -> list[LinnDevice]:
     return [
         entry.runtime_data
         for entry in hass.config_entries.async_entries(DOMAIN)
-        if entry.state is ConfigEntryState.LOADED
+        if entry.state is ConfigEntryState.LOADED and not is_assistant_data(entry.data)
     ]
 
 

@@ -409,7 +409,10 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {**_player_field(players), probatio.Required("muted"): _flag},
+        fields=lambda players: {
+            **_player_field(players),
+            probatio.Required("muted"): probatio.All(bool, _flag),  # bool: typed in the schema
+        },
         run=_mute,
         hints=lambda players: {**_player_hint(players), "muted": "muted must be true or false"},
     ),

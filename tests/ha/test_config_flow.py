@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from homeassistant.config_entries import SOURCE_SSDP, SOURCE_USER, ConfigEntryState
+from homeassistant.config_entries import (
+    SOURCE_SSDP,
+    SOURCE_USER,
+    ConfigEntryState,
+    ConfigFlowResult,
+)
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
@@ -24,6 +29,16 @@ from tests.helpers import closed_port, wait_for
 from .conftest import OTHER_UDN, UDN
 
 
+async def start_streamer_flow(hass: HomeAssistant) -> ConfigFlowResult:
+    """The user step is a menu; choose the streamer."""
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    assert result["type"] is FlowResultType.MENU
+    assert result["menu_options"] == ["streamer", "assistant"]
+    return await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "streamer"}
+    )
+
+
 def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:
     return SsdpServiceInfo(
         ssdp_usn=f"uuid:{udn}::urn:av-openhome-org:service:Product:4",
@@ -39,9 +54,9 @@ def ssdp_info(udn: str = UDN, host: str = "127.0.0.1") -> SsdpServiceInfo:
 
 
 async def test_user_step_creates_entry(hass: HomeAssistant, emulator: LinnEmulator) -> None:
-    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await start_streamer_flow(hass)
     assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "user"
+    assert result["step_id"] == "streamer"
 
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_HOST: " 127.0.0.1 ", CONF_PORT: emulator.port}
@@ -66,7 +81,7 @@ async def test_identify_subscribes_to_product_only(emulator: LinnEmulator) -> No
 async def test_user_step_cannot_connect_then_recovers(
     hass: HomeAssistant, emulator: LinnEmulator
 ) -> None:
-    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await start_streamer_flow(hass)
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: closed_port()}
     )
@@ -81,7 +96,7 @@ async def test_user_step_cannot_connect_then_recovers(
 
 @pytest.mark.parametrize("host", ["http://192.0.2.1", "192.0.2.1/x", "two words", "-bad-", ""])
 async def test_user_step_invalid_host(hass: HomeAssistant, host: str) -> None:
-    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await start_streamer_flow(hass)
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_HOST: host, CONF_PORT: 23}
     )
@@ -96,7 +111,7 @@ async def test_user_step_already_configured_updates_address(
         domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
     )
     entry.add_to_hass(hass)
-    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    result = await start_streamer_flow(hass)
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port}
     )

@@ -34,6 +34,16 @@ class Ledger:
         **amounts: float,
     ) -> None:
         """Add e.g. tool_calls=1 or input_tokens=... to today, the conversation, each player."""
+        self.add_amounts(conversation_id, amounts, entity_ids=entity_ids)
+
+    def add_amounts(
+        self,
+        conversation_id: str | None,
+        amounts: Mapping[str, float],
+        *,
+        entity_ids: Iterable[str] = (),
+    ) -> None:
+        """Like add, with the amounts as a mapping (e.g. a model call's usage)."""
         self._roll()
         buckets = [self.today]
         if conversation_id is not None:

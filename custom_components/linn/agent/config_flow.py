@@ -1,0 +1,202 @@
+"""The assistant's config steps (key checked with a real request, reauth) and its options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlparse
+
+from homeassistant.config_entries import ConfigFlow, ConfigFlowResult, OptionsFlow
+from homeassistant.const import CONF_API_KEY
+from homeassistant.helpers import llm
+from homeassistant.helpers.selector import (
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+import probatio
+
+from ..const import DOMAIN
+from .client import async_check_key, async_list_models
+from .const import (
+    CONF_BASE_URL,
+    CONF_BUDGET_CONVERSATION_COST,
+    CONF_BUDGET_CONVERSATION_TOKENS,
+    CONF_BUDGET_DAY_COST,
+    CONF_BUDGET_DAY_TOKENS,
+    CONF_INSTRUCTIONS,
+    CONF_LLM_APIS,
+    CONF_MAX_STEPS,
+    CONF_MAX_TOKENS,
+    CONF_MODEL,
+    DEFAULT_MODEL,
+    DEFAULT_OPTIONS,
+    option,
+)
+from .runtime import AssistantConfigEntry
+
+ASSISTANT_TITLE = "Claude assistant"
+
+
+def _key_schema(base_url: str = "") -> probatio.Schema:
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_API_KEY): TextSelector(
+                TextSelectorConfig(type=TextSelectorType.PASSWORD)
+            ),
+            probatio.Optional(CONF_BASE_URL, description={"suggested_value": base_url}): str,
+        }
+    )
+
+
+def _valid_base_url(url: str) -> bool:
+    parsed = urlparse(url)
+    return parsed.scheme in ("http", "https") and bool(parsed.hostname)
+
+
+class AssistantSteps(ConfigFlow):
+    """The assistant's half of the integration's config flow."""
+
+    async def async_step_assistant(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """API key and, for a compatible server, its base URL."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            api_key = user_input[CONF_API_KEY].strip()
+            base_url = (user_input.get(CONF_BASE_URL) or "").strip().rstrip("/") or None
+            if base_url is not None and not _valid_base_url(base_url):
+                errors[CONF_BASE_URL] = "invalid_url"
+            else:
+                self._async_abort_entries_match({CONF_API_KEY: api_key, CONF_BASE_URL: base_url})
+                error = await async_check_key(self.hass, api_key, base_url)
+                if error is None:
+                    return self.async_create_entry(
+                        title=ASSISTANT_TITLE,
+                        data={CONF_API_KEY: api_key, CONF_BASE_URL: base_url},
+                        options=dict(DEFAULT_OPTIONS),
+                    )
+                errors["base"] = error
+        return self.async_show_form(
+            step_id="assistant",
+            data_schema=_key_schema((user_input or {}).get(CONF_BASE_URL) or ""),
+            errors=errors,
+        )
+
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """The API rejected the key."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """A new key for the same server."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            api_key = user_input[CONF_API_KEY].strip()
+            error = await async_check_key(self.hass, api_key, entry.data.get(CONF_BASE_URL))
+            if error is None:
+                return self.async_update_reload_and_abort(
+                    entry, data_updates={CONF_API_KEY: api_key}
+                )
+            errors["base"] = error
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=probatio.Schema(
+                {
+                    probatio.Required(CONF_API_KEY): TextSelector(
+                        TextSelectorConfig(type=TextSelectorType.PASSWORD)
+                    )
+                }
+            ),
+            description_placeholders={"title": entry.title},
+            errors=errors,
+        )
+
+
+def _number(low: float, high: float, step: float, unit: str | None = None) -> NumberSelector:
+    config = NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
+    if unit is not None:
+        config["unit_of_measurement"] = unit
+    return NumberSelector(config)
+
+
+def _whole(low: int, high: int) -> Any:
+    return probatio.All(_number(low, high, 1), probatio.Coerce(int))
+
+
+class AssistantOptionsFlow(OptionsFlow):
+    """Model, instructions, limits, budgets and other LLM APIs.
+
+    The guard's policy options (per-tool policies, soft limit, quiet hours) are another
+    step of this flow, built with the guard; this step does not touch them.
+    """
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Straight to the assistant's form (streamers' options own the `init` translations)."""
+        return await self.async_step_assistant(user_input)
+
+    async def async_step_assistant(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """One form for the assistant's own options."""
+        entry: AssistantConfigEntry = self.config_entry
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if not str(user_input.get(CONF_MODEL, "")).strip():
+                errors[CONF_MODEL] = "model_required"
+            else:
+                return self.async_create_entry(data={**entry.options, **user_input})
+        options = {**entry.options, **(user_input or {})}
+        models = await async_list_models(entry.runtime_data.client)
+        current = option(options, CONF_MODEL)
+        choices = list(dict.fromkeys([*models, current, DEFAULT_MODEL]))
+        apis = [
+            SelectOptionDict(value=api.id, label=api.name)
+            for api in llm.async_get_apis(self.hass)
+            if api.id != f"{DOMAIN}_assistant"
+        ]
+        schema = probatio.Schema(
+            {
+                probatio.Required(CONF_MODEL, default=current): SelectSelector(
+                    SelectSelectorConfig(
+                        options=choices, custom_value=True, mode=SelectSelectorMode.DROPDOWN
+                    )
+                ),
+                probatio.Optional(
+                    CONF_INSTRUCTIONS, default=option(options, CONF_INSTRUCTIONS)
+                ): TextSelector(TextSelectorConfig(multiline=True)),
+                probatio.Required(
+                    CONF_MAX_TOKENS, default=option(options, CONF_MAX_TOKENS)
+                ): _whole(64, 8192),
+                probatio.Required(CONF_MAX_STEPS, default=option(options, CONF_MAX_STEPS)): _whole(
+                    1, 20
+                ),
+                probatio.Optional(
+                    CONF_LLM_APIS, default=option(options, CONF_LLM_APIS)
+                ): SelectSelector(SelectSelectorConfig(options=apis, multiple=True)),
+                probatio.Required(
+                    CONF_BUDGET_CONVERSATION_TOKENS,
+                    default=option(options, CONF_BUDGET_CONVERSATION_TOKENS),
+                ): _whole(0, 100_000_000),
+                probatio.Required(
+                    CONF_BUDGET_CONVERSATION_COST,
+                    default=option(options, CONF_BUDGET_CONVERSATION_COST),
+                ): _number(0, 1000, 0.01, "USD"),
+                probatio.Required(
+                    CONF_BUDGET_DAY_TOKENS, default=option(options, CONF_BUDGET_DAY_TOKENS)
+                ): _whole(0, 1_000_000_000),
+                probatio.Required(
+                    CONF_BUDGET_DAY_COST, default=option(options, CONF_BUDGET_DAY_COST)
+                ): _number(0, 10_000, 0.01, "USD"),
+            }
+        )
+        return self.async_show_form(step_id="assistant", data_schema=schema, errors=errors)

@@ -1,0 +1,94 @@
+"""A pending confirmation answered by the user's next utterance, resolved in code.
+
+The model never gets a confirm tool: when the user's raw words in the next turn of the
+same conversation say yes (or no), the exact call that waited is run again through the
+guard, which checks the binding (user, conversation, tool, arguments, turn) and the
+answer itself, and executes it or refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.util.ulid import ulid_now
+
+from ..guard import Answer, Caller, PendingKind, PendingRequest, Turn, match_answer
+from ..guard.ha_adapter import DATA_GUARD
+from ..llm import PREFIX, LinnTool
+from ..llm_players import async_players
+from ..llm_tools import TOOLS_BY_NAME
+from .replies import Say, say
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What the code did with the answer, and what to say."""
+
+    speech: str
+
+
+def _waiting(hass: HomeAssistant, caller: Caller, turn: Turn) -> list[PendingRequest]:
+    """Confirmations this user's previous turn in this conversation left open."""
+    return [
+        request
+        for request in hass.data[DATA_GUARD].guard.pending.open_requests()
+        if request.kind is PendingKind.CONFIRM
+        and request.user_id == caller.user_id
+        and request.conversation_id == turn.conversation_id
+        and request.turn == turn.index - 1
+    ]
+
+
+async def async_resolve_confirmation(  # noqa: PLR0917
+    hass: HomeAssistant,
+    chat_log: conversation.ChatLog,
+    agent_id: str,
+    llm_context: llm.LLMContext,
+    caller: Caller,
+    turn: Turn,
+) -> Resolution | None:
+    """Run or refuse the waiting calls when the utterance is a yes or a no; else None."""
+    if turn.conversation_id is None:
+        return None
+    waiting = _waiting(hass, caller, turn)
+    if not waiting:
+        return None
+    answer = match_answer(turn.utterance, turn.language)
+    if answer is Answer.NEITHER:
+        return None  # the model hears the new request; the guard lets the old one lapse
+    players = async_players(hass, llm_context.assistant)
+    failures: list[str] = []
+    for request in waiting:
+        definition = TOOLS_BY_NAME.get(request.tool)
+        if definition is None:
+            continue
+        tool_input = llm.ToolInput(
+            tool_name=PREFIX + request.tool,
+            tool_args=dict(request.arguments),
+            id=ulid_now(),
+            external=True,  # run here, in code, not by the chat log
+        )
+        result = await LinnTool(definition, players).async_call(hass, tool_input, llm_context)
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id=agent_id, tool_calls=[tool_input])
+        )
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.ToolResultContent(
+                agent_id=agent_id,
+                tool_call_id=tool_input.id,
+                tool_name=tool_input.tool_name,
+                result=result,
+            )
+        )
+        if result.error and answer is Answer.YES:
+            failures.append(str(result.data.get("error", "failed")))
+    if answer is Answer.NO:
+        speech = say(Say.SAID_NO, turn.language)
+    elif failures:
+        speech = say(Say.NOT_DONE, turn.language, reason="; ".join(failures))
+    else:
+        speech = say(Say.DONE, turn.language)
+    return Resolution(speech)

@@ -1,0 +1,52 @@
+"""Option keys and defaults of an assistant entry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from homeassistant.const import CONF_API_KEY
+
+CONF_BASE_URL: Final = "base_url"
+CONF_MODEL: Final = "model"
+CONF_INSTRUCTIONS: Final = "instructions"
+CONF_MAX_TOKENS: Final = "max_tokens"
+CONF_MAX_STEPS: Final = "max_steps"
+CONF_LLM_APIS: Final = "llm_apis"
+"""Other LLM APIs (Assist ...) whose tools the assistant may also call, through the guard."""
+CONF_BUDGET_CONVERSATION_TOKENS: Final = "budget_conversation_tokens"
+CONF_BUDGET_CONVERSATION_COST: Final = "budget_conversation_cost"
+CONF_BUDGET_DAY_TOKENS: Final = "budget_day_tokens"
+CONF_BUDGET_DAY_COST: Final = "budget_day_cost"
+
+DEFAULT_MODEL: Final = "claude-haiku-4-5"
+DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
+    CONF_MODEL: DEFAULT_MODEL,
+    CONF_INSTRUCTIONS: "",
+    CONF_MAX_TOKENS: 1024,
+    CONF_MAX_STEPS: 6,
+    CONF_LLM_APIS: [],
+    CONF_BUDGET_CONVERSATION_TOKENS: 100_000,
+    CONF_BUDGET_CONVERSATION_COST: 0.25,
+    CONF_BUDGET_DAY_TOKENS: 2_000_000,
+    CONF_BUDGET_DAY_COST: 2.0,
+}
+
+KEY_CHECK_TIMEOUT: Final = 10.0
+"""Seconds for the model list that checks a key."""
+MODEL_TIMEOUT: Final = 30.0
+"""Seconds one model call may take before the turn falls back to local intents."""
+RETRY_DELAY: Final = 1.0
+"""Seconds before the one retry after a rate limit or overload (or the server's retry-after,
+when shorter than MAX_RETRY_DELAY)."""
+MAX_RETRY_DELAY: Final = 5.0
+
+
+def is_assistant_data(data: Mapping[str, Any]) -> bool:
+    """An assistant entry carries an API key; a streamer entry a host."""
+    return CONF_API_KEY in data
+
+
+def option(options: Mapping[str, Any], key: str) -> Any:
+    """An option's value, or its default."""
+    return options.get(key, DEFAULT_OPTIONS[key])

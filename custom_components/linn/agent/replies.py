@@ -1,0 +1,67 @@
+"""What the assistant says itself (not the model): short, in English or German."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Say(StrEnum):
+    """The replies the code speaks."""
+
+    DONE = "done"
+    NOT_DONE = "not_done"
+    SAID_NO = "said_no"
+    MAX_STEPS = "max_steps"
+    LIMITED = "limited"
+    LIMITED_NO_MATCH = "limited_no_match"
+    BUDGET_CONVERSATION = "budget_conversation"
+    BUDGET_DAY = "budget_day"
+    AUTH = "auth"
+    INTERRUPTED = "interrupted"
+    MODEL_ERROR = "model_error"
+
+
+_REPLIES: dict[str, dict[Say, str]] = {
+    "en": {
+        Say.DONE: "Done.",
+        Say.NOT_DONE: "That did not work: {reason}.",
+        Say.SAID_NO: "OK, I left it as it was.",
+        Say.MAX_STEPS: "Sorry, that needed more steps than I may take. Please ask in smaller "
+        "parts.",
+        Say.LIMITED: "The assistant is in limited mode right now. {reply}",
+        Say.LIMITED_NO_MATCH: "The assistant is in limited mode right now, and I could not do "
+        "that locally.",
+        Say.BUDGET_CONVERSATION: "This conversation has used up its assistant budget. "
+        "Please start a new one.",
+        Say.BUDGET_DAY: "The assistant has used up today's budget.",
+        Say.AUTH: "The assistant's API key was rejected; an administrator needs to enter it again.",
+        Say.INTERRUPTED: "Sorry, the assistant stopped answering part way; some of it may "
+        "have been done. Please check and ask again.",
+        Say.MODEL_ERROR: "Sorry, the assistant could not answer that.",
+    },
+    "de": {
+        Say.DONE: "Erledigt.",
+        Say.NOT_DONE: "Das hat nicht geklappt: {reason}.",
+        Say.SAID_NO: "In Ordnung, ich lasse es, wie es ist.",
+        Say.MAX_STEPS: "Das braucht mehr Schritte, als ich machen darf. Bitte frag in "
+        "kleineren Teilen.",
+        Say.LIMITED: "Der Assistent ist gerade eingeschränkt. {reply}",
+        Say.LIMITED_NO_MATCH: "Der Assistent ist gerade eingeschränkt, und lokal konnte ich "
+        "das nicht erledigen.",
+        Say.BUDGET_CONVERSATION: "Dieses Gespräch hat sein Budget aufgebraucht. Bitte "
+        "beginne ein neues.",
+        Say.BUDGET_DAY: "Der Assistent hat das Budget für heute aufgebraucht.",
+        Say.AUTH: "Der API-Schlüssel des Assistenten wurde abgelehnt; ein Administrator muss "
+        "ihn neu eingeben.",
+        Say.INTERRUPTED: "Der Assistent hat mittendrin aufgehört; ein Teil ist vielleicht "
+        "erledigt. Bitte prüfe es und frag noch einmal.",
+        Say.MODEL_ERROR: "Das konnte der Assistent leider nicht beantworten.",
+    },
+}
+
+
+def say(what: Say, language: str | None, **placeholders: str) -> str:
+    """The reply in the conversation's language (English when it has none)."""
+    base = (language or "en").split("-")[0].split("_")[0].lower()
+    text = _REPLIES.get(base, _REPLIES["en"])[what]
+    return text.format(**placeholders) if placeholders else text

@@ -1,0 +1,50 @@
+"""Setting up and unloading an assistant entry."""
+
+from __future__ import annotations
+
+import logging
+
+import anthropic
+from homeassistant.const import CONF_API_KEY, Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.helpers import issue_registry as ir
+
+from ..const import DOMAIN
+from .client import async_create_client
+from .const import CONF_BASE_URL, KEY_CHECK_TIMEOUT
+from .runtime import AssistantConfigEntry, AssistantRuntime
+from .turn import auth_issue_id
+
+_LOGGER = logging.getLogger(__name__)
+
+ASSISTANT_PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+
+
+async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfigEntry) -> bool:
+    """Create the client and check the key; an unreachable API still sets up (limited mode)."""
+    client = await async_create_client(
+        hass, entry.data[CONF_API_KEY], entry.data.get(CONF_BASE_URL)
+    )
+    try:
+        await client.models.list(timeout=KEY_CHECK_TIMEOUT)
+    except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as err:
+        raise ConfigEntryAuthFailed(
+            translation_domain=DOMAIN,
+            translation_key="assistant_auth_failed",
+            translation_placeholders={"title": entry.title},
+        ) from err
+    except anthropic.APIError as err:
+        _LOGGER.warning(
+            "The assistant's API is not reachable (%s); it answers in limited mode until it is",
+            err,
+        )
+    ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
+    entry.runtime_data = AssistantRuntime(client)
+    await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)
+    return True
+
+
+async def async_unload_assistant_entry(hass: HomeAssistant, entry: AssistantConfigEntry) -> bool:
+    """Unload the conversation entity (the shared httpx client stays open)."""
+    return await hass.config_entries.async_unload_platforms(entry, ASSISTANT_PLATFORMS)

@@ -1,0 +1,248 @@
+"""The assistant's tools: the Linn tools, ask_user and other LLM APIs' tools, all guarded.
+
+Each call passes the guard: checked, rate-limited and written to the same audit log.
+
+Tool tasks of a turn are tracked, so a cancelled turn cancels the tools still running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+import logging
+from typing import Any, Final, override
+
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+import probatio
+
+from ..const import DOMAIN
+from ..guard import (
+    Access,
+    InvalidArgument,
+    RiskFacts,
+    ToolCall,
+    ToolFailure,
+    ToolSpec,
+    clean_text,
+)
+from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
+from ..llm_players import async_players
+from ..llm_tools import TOOLS
+
+_LOGGER = logging.getLogger(__name__)
+
+ASK_USER: Final = "ask_user"
+FOREIGN_PREFIX: Final = "ext:"
+"""Guard names of other APIs' tools, so they can never pass for a Linn tool."""
+FOREIGN_TIMEOUT: Final = 15.0
+QUESTION_CHARS: Final = 300
+
+
+class AskUserTool(llm.Tool):
+    """A question back to the person; the turn ends with it and the satellite listens again."""
+
+    name = ASK_USER
+    title = "Ask the user"
+    description = (
+        "Ask the user a short question when the request is ambiguous (for example which "
+        "player) or something is missing. The turn ends with the question."
+    )
+    parameters = probatio.Schema(
+        {
+            probatio.Required("question", description="The question to speak"): probatio.All(
+                str, probatio.Length(min=1, max=QUESTION_CHARS)
+            )
+        }
+    )
+    annotations = llm.ToolAnnotations(
+        read_only=True, destructive=False, idempotent=True, open_world=False
+    )
+    integration = DOMAIN
+
+    @override
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        handler = _SchemaHandler(self, hass, tool_input, llm_context, run=False)
+        return await _guarded(hass, f"agent:{ASK_USER}", self, handler, tool_input, llm_context)
+
+
+class ForeignTool(llm.Tool):
+    """A tool of another LLM API (Assist ...) behind the guard."""
+
+    def __init__(self, tool: llm.Tool) -> None:
+        """Same name, description and schema as the wrapped tool."""
+        self.tool = tool
+        self.name = tool.name
+        self.title = tool.title
+        self.description = tool.description
+        self.parameters = tool.parameters
+        self.annotations = tool.annotations
+        self.integration = tool.integration
+
+    @override
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        handler = _SchemaHandler(self.tool, hass, tool_input, llm_context, run=True)
+        return await _guarded(
+            hass, FOREIGN_PREFIX + self.name, self.tool, handler, tool_input, llm_context
+        )
+
+
+def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpec:
+    """The guard's spec of a tool it does not know in advance (registered on first use).
+
+    Reads need read access; anything else control. Their results may carry device text,
+    so each marks the turn tainted.
+    """
+    spec = runtime.guard.specs.get(guard_name)
+    if spec is None:
+        read_only = tool.annotations.read_only or tool.name == ASK_USER
+        spec = ToolSpec(
+            guard_name,
+            Access.READ if read_only else Access.CONTROL,
+            action=None,
+            reads_untrusted=tool.name != ASK_USER,
+            timeout=FOREIGN_TIMEOUT,
+        )
+        runtime.guard.specs[guard_name] = spec
+    return spec
+
+
+async def _guarded(  # noqa: PLR0917 - one call site per tool kind
+    hass: HomeAssistant,
+    guard_name: str,
+    tool: llm.Tool,
+    handler: _SchemaHandler,
+    tool_input: llm.ToolInput,
+    llm_context: llm.LLMContext,
+) -> llm.ToolResult:
+    runtime = hass.data[DATA_GUARD]
+    _spec_for(runtime, guard_name, tool)
+    caller = await async_caller(hass, llm_context.context, getattr(llm_context, "agent_id", None))
+    turn = current_turn(llm_context.language)
+    result = await runtime.guard.run(
+        ToolCall(guard_name, tool_input.tool_args, caller, turn, tool_input.id), handler
+    )
+    return llm.ToolResult(data=result.data, error=result.error)
+
+
+@dataclass(slots=True)
+class _SchemaHandler:
+    """The guard's ToolHandler for a tool that checks its own arguments by its schema."""
+
+    tool: llm.Tool
+    hass: HomeAssistant
+    tool_input: llm.ToolInput
+    llm_context: llm.LLMContext
+    run: bool
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The tool's own schema, applied in code."""
+        if not isinstance(arguments, Mapping):
+            raise InvalidArgument("arguments must be an object")
+        try:
+            validated: dict[str, Any] = self.tool.parameters(dict(arguments))
+        except probatio.Invalid as err:
+            raise InvalidArgument(clean_text(str(err), 200) or "invalid") from None
+        return validated
+
+    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
+        """Unknown in advance: Home Assistant's own checks apply to the entities."""
+        return ()
+
+    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
+        """No volume facts."""
+        return RiskFacts()
+
+    def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
+        """No names to match."""
+        return []
+
+    async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Run the wrapped tool; its errors become categorical failures."""
+        if not self.run:
+            return {"asked": True}
+        tool_input = llm.ToolInput(self.tool_input.tool_name, dict(arguments), self.tool_input.id)
+        try:
+            result = await self.tool.async_call(self.hass, tool_input, self.llm_context)
+        except HomeAssistantError as err:
+            raise ToolFailure(f"Failed: {clean_text(str(err), 200)}") from err
+        if isinstance(result, llm.ToolResult):
+            if result.error:
+                raise ToolFailure(f"Failed: {clean_text(str(result.data), 200)}")
+            return dict(result.data)
+        return dict(result)
+
+    async def reread(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Nothing to re-read."""
+        return {}
+
+
+@dataclass(kw_only=True)
+class AssistantAPIInstance(llm.APIInstance):
+    """Tracks the tool tasks of the turn so a cancelled turn can stop them."""
+
+    running: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    @override
+    async def async_call_tool(self, tool_input: llm.ToolInput) -> llm.ToolResult:
+        task = asyncio.current_task()
+        if task is not None:
+            self.running.add(task)
+        try:
+            return await super().async_call_tool(tool_input)
+        finally:
+            if task is not None:
+                self.running.discard(task)
+
+    def cancel_running(self) -> None:
+        """Cancel the tools still running (the turn was cancelled)."""
+        for task in list(self.running):
+            task.cancel()
+
+
+class AssistantAPI(llm.API):
+    """The Linn tools and ask_user, plus the tools of the LLM APIs the user enabled."""
+
+    def __init__(self, hass: HomeAssistant, extra_api_ids: Sequence[str]) -> None:
+        """Extra APIs by id (llm.async_get_apis)."""
+        super().__init__(hass=hass, id=f"{DOMAIN}_assistant", name="Linn assistant")
+        self.extra_api_ids = [api_id for api_id in extra_api_ids if api_id != self.id]
+
+    @override
+    async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
+        players = async_players(self.hass, llm_context.assistant)
+        identified = llm_context.context is not None and llm_context.context.user_id is not None
+        tools: list[llm.Tool] = []
+        if players:
+            tools.extend(
+                LinnTool(definition, players)
+                for definition in TOOLS
+                if identified or definition.read_only
+            )
+        tools.append(AskUserTool())
+        serializer = None
+        if self.extra_api_ids:
+            try:
+                other = await llm.async_get_api(self.hass, self.extra_api_ids, llm_context)
+            except HomeAssistantError as err:
+                _LOGGER.warning("LLM APIs %s are not available: %s", self.extra_api_ids, err)
+            else:
+                serializer = other.custom_serializer
+                # The Linn tools the Assist API offers are ours already (and guarded).
+                tools.extend(
+                    ForeignTool(tool) for tool in other.tools if not tool.name.startswith(PREFIX)
+                )
+        return AssistantAPIInstance(
+            api=self,
+            api_prompt=LINN_TOOLS_PROMPT,
+            llm_context=llm_context,
+            tools=tools,
+            custom_serializer=serializer,
+        )

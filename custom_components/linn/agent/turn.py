@@ -1,0 +1,274 @@
+"""One conversation turn: a pending confirmation, then the model and tool loop over the chat log.
+
+Before every model call the budgets are checked; each call's usage goes to the guard's
+ledger. A rate limit or overload is retried once; any other failure of the model (and a
+used-up budget, an open circuit, a rejected key) hands the utterance to Home Assistant's
+local intents, in limited mode. The person never hears a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, cast
+
+import anthropic
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir, llm
+
+from ..const import DOMAIN
+from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..llm_players import async_players
+from .confirm import async_resolve_confirmation
+from .const import (
+    CONF_INSTRUCTIONS,
+    CONF_LLM_APIS,
+    CONF_MAX_STEPS,
+    CONF_MAX_TOKENS,
+    CONF_MODEL,
+    MAX_RETRY_DELAY,
+    RETRY_DELAY,
+    option,
+)
+from .fallback import async_local_reply
+from .messages import chat_messages
+from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
+from .replies import Say, say
+from .runtime import AssistantConfigEntry
+from .stream import DeltaStream, MalformedToolInput
+from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
+from .usage import BudgetExceeded, exceeded_budget
+
+_LOGGER = logging.getLogger(__name__)
+
+MODEL_CIRCUIT = "model"
+RETRIED = (
+    anthropic.RateLimitError,
+    anthropic.OverloadedError,
+    anthropic.ServiceUnavailableError,
+    anthropic.InternalServerError,
+)
+"""429, 529 (overloaded) and other 5xx: worth one more try."""
+
+
+def auth_issue_id(entry_id: str) -> str:
+    """The repair issue raised when the API rejects the key."""
+    return f"assistant_auth_{entry_id}"
+
+
+class _Limited(Exception):
+    """The model cannot answer this turn: use the local intents (or say why not)."""
+
+    def __init__(self, prefix: Say | None = None) -> None:
+        super().__init__(prefix)
+        self.prefix = prefix
+
+
+class AssistantTurn:
+    """Handles one user input for one assistant entry."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        entry: AssistantConfigEntry,
+        agent_id: str,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> None:
+        self.hass = hass
+        self.entry = entry
+        self.runtime = entry.runtime_data
+        self.options = entry.options
+        self.agent_id = agent_id
+        self.user_input = user_input
+        self.chat_log = chat_log
+        self.language = user_input.language
+        self.ledger = hass.data[DATA_GUARD].guard.ledger
+        self.model: str = option(self.options, CONF_MODEL)
+        self.first_index = len(chat_log.content)
+
+    async def async_run(self) -> conversation.ConversationResult:
+        """The reply to the user's input."""
+        llm_context = self.user_input.as_llm_context(DOMAIN)
+        caller = await async_caller(self.hass, self.user_input.context, self.agent_id)
+        turn = current_turn(self.language)
+        resolution = await async_resolve_confirmation(
+            self.hass, self.chat_log, self.agent_id, llm_context, caller, turn
+        )
+        if resolution is not None:
+            self._say(resolution.speech)
+            return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
+
+        api = AssistantAPI(self.hass, option(self.options, CONF_LLM_APIS))
+        try:
+            await self.chat_log.async_provide_llm_data(
+                llm_context, api, SYSTEM_PROMPT, self.user_input.extra_system_prompt
+            )
+        except conversation.ConverseError as err:
+            return err.as_conversation_result()
+        instance = cast(AssistantAPIInstance, self.chat_log.llm_api)
+        try:
+            await self._async_loop(instance, llm_context)
+        except asyncio.CancelledError:
+            instance.cancel_running()
+            raise
+        except _Limited as limited:
+            return await self._async_limited(limited.prefix)
+        result = conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
+        if self._waits_for_user():
+            result.continue_conversation = True
+        return result
+
+    # --- the loop ------------------------------------------------------------------------
+
+    async def _async_loop(
+        self, instance: AssistantAPIInstance, llm_context: llm.LLMContext
+    ) -> None:
+        tools = tool_params(instance.tools, instance.custom_serializer)
+        tool_names = {tool.name for tool in instance.tools}
+        players = async_players(self.hass, llm_context.assistant)
+        facts = turn_facts(self.hass, self.user_input.device_id, players)
+        request: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": option(self.options, CONF_MAX_TOKENS),
+            "system": system_blocks(option(self.options, CONF_INSTRUCTIONS)),
+            "tools": tools,
+        }
+        for _step in range(option(self.options, CONF_MAX_STEPS)):
+            self._check_budget()
+            request["messages"] = chat_messages(self.chat_log.content, facts, tool_names)
+            stop_reason = await self._async_model_call(request)
+            if self._asked() is not None:
+                self._say(self._asked() or "")
+                return
+            if not self.chat_log.unresponded_tool_results:
+                if stop_reason in ("max_tokens", "refusal") and not self._spoken():
+                    self._say(say(Say.MODEL_ERROR, self.language))
+                return
+        self._say(say(Say.MAX_STEPS, self.language))
+
+    def _check_budget(self) -> None:
+        exceeded = exceeded_budget(self.ledger, self.chat_log.conversation_id, self.options)
+        if exceeded is BudgetExceeded.CONVERSATION:
+            raise _Limited(Say.BUDGET_CONVERSATION)
+        if exceeded is BudgetExceeded.DAY:
+            raise _Limited(Say.BUDGET_DAY)
+
+    async def _async_model_call(self, request: dict[str, Any]) -> str | None:
+        """Stream one model message into the chat log (its tools start as they arrive)."""
+        breaker = self.runtime.breaker
+        if not breaker.allow(MODEL_CIRCUIT):
+            raise _Limited
+        try:
+            stop_reason = await self._async_stream_with_retry(request)
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as err:
+            breaker.release(MODEL_CIRCUIT)
+            _LOGGER.warning("The API rejected the assistant's key: %s", err.message)
+            self._start_reauth()
+            raise _Limited(Say.AUTH) from err
+        except anthropic.APIError as err:
+            breaker.failure(MODEL_CIRCUIT)
+            _LOGGER.warning("The model is not available (%s): %s", type(err).__name__, err)
+            raise _Limited from err
+        except MalformedToolInput as err:
+            breaker.success(MODEL_CIRCUIT)
+            _LOGGER.warning("The model sent malformed input for tool %s", err)
+            self._say(say(Say.MODEL_ERROR, self.language))
+            return None
+        breaker.success(MODEL_CIRCUIT)
+        return stop_reason
+
+    async def _async_stream_with_retry(self, request: dict[str, Any]) -> str | None:
+        client = self.runtime.client.with_options(timeout=self.runtime.model_timeout)
+        try:
+            stream = await client.messages.create(**request, stream=True)
+        except RETRIED as err:
+            delay = _retry_delay(err)
+            _LOGGER.info("Model call failed (%s); one retry in %.1f s", err.status_code, delay)
+            await asyncio.sleep(delay)
+            stream = await client.messages.create(**request, stream=True)
+        deltas = DeltaStream(stream)
+        try:
+            async with stream:
+                async for _content in self.chat_log.async_add_delta_content_stream(
+                    self.agent_id, deltas
+                ):
+                    pass
+        finally:
+            self.ledger.add_amounts(
+                self.chat_log.conversation_id, deltas.usage.ledger_amounts(self.model)
+            )
+            self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})
+        return deltas.stop_reason
+
+    # --- endings ---------------------------------------------------------------------------
+
+    async def _async_limited(self, prefix: Say | None) -> conversation.ConversationResult:
+        """Local intents, unless tools already ran this turn (the intent could repeat them)."""
+        prefix_text = say(prefix, self.language) if prefix is not None else None
+        if self._tools_ran():
+            self._say(prefix_text or say(Say.INTERRUPTED, self.language))
+            return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
+        response = await async_local_reply(self.hass, self.user_input, self.chat_log, prefix_text)
+        self._say(response.speech["plain"]["speech"])
+        return conversation.ConversationResult(
+            response=response, conversation_id=self.chat_log.conversation_id
+        )
+
+    def _start_reauth(self) -> None:
+        self.entry.async_start_reauth(self.hass)
+        ir.async_create_issue(
+            self.hass,
+            DOMAIN,
+            auth_issue_id(self.entry.entry_id),
+            is_fixable=False,
+            severity=ir.IssueSeverity.ERROR,
+            translation_key="assistant_auth_failed",
+            translation_placeholders={"title": self.entry.title},
+        )
+
+    def _say(self, speech: str) -> None:
+        self.chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id=self.agent_id, content=speech)
+        )
+
+    # --- what happened this turn --------------------------------------------------------------
+
+    def _this_turn(self) -> list[conversation.Content]:
+        return self.chat_log.content[self.first_index :]
+
+    def _tools_ran(self) -> bool:
+        return any(isinstance(c, conversation.ToolResultContent) for c in self._this_turn())
+
+    def _spoken(self) -> bool:
+        last = self.chat_log.content[-1]
+        return isinstance(last, conversation.AssistantContent) and bool(last.content)
+
+    def _asked(self) -> str | None:
+        """The question of an ask_user call in the model's last message, if any."""
+        for content in reversed(self._this_turn()):
+            if isinstance(content, conversation.AssistantContent) and content.tool_calls:
+                for call in content.tool_calls:
+                    if call.tool_name == ASK_USER:
+                        return str(call.tool_args.get("question", ""))
+                return None
+        return None
+
+    def _waits_for_user(self) -> bool:
+        """A confirmation or approval is pending, or the model asked a question."""
+        for content in self._this_turn():
+            if isinstance(content, conversation.ToolResultContent) and (
+                content.tool_name == ASK_USER or "request_id" in content.result.data
+            ):
+                return True
+        return False
+
+
+def _retry_delay(err: anthropic.APIStatusError) -> float:
+    """The server's retry-after when it gives one (capped), else our own backoff."""
+    header = err.response.headers.get("retry-after")
+    try:
+        return min(MAX_RETRY_DELAY, max(0.0, float(header))) if header else RETRY_DELAY
+    except ValueError:
+        return RETRY_DELAY

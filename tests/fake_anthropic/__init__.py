@@ -1,0 +1,25 @@
+"""A fake Anthropic Messages API server for tests, evaluations and benchmarks.
+
+The agent talks to it through the real `anthropic` SDK (base_url), never a mock:
+
+    async with FakeAnthropic() as fake:
+        fake.script(Reply(tool_uses=(ToolUse("linn__play", {"player": "Kitchen"}),)),
+                    Reply("Playing."))
+        ...  # point the assistant entry's base_url at fake.base_url
+        assert fake.message_requests[0].body["tools"]
+"""
+
+from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
+from .server import FakeAnthropic, estimate_tokens
+
+__all__ = [
+    "ApiError",
+    "FakeAnthropic",
+    "RecordedRequest",
+    "Reply",
+    "Responder",
+    "Stall",
+    "Step",
+    "ToolUse",
+    "estimate_tokens",
+]

@@ -1,0 +1,373 @@
+"""A fake Anthropic Messages API over real HTTP (aiohttp), for the real `anthropic` SDK.
+
+It speaks POST /v1/messages (JSON, or server-sent events when `stream` is true, with text,
+tool_use blocks and usage including cache tokens) and GET /v1/models; answers 401 to an
+unknown key; and plays scripted steps (replies, 401/429/529 errors, stalls) or asks a
+responder. Every request is recorded.
+
+Prompt caching is simulated the way the API documents it: the prefix (tools, then system,
+then messages) up to the last `cache_control` marker is written to the cache on first use
+(cache_creation_input_tokens) and read on every later request with the same bytes
+(cache_read_input_tokens). Tokens are estimated at four characters each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+import hashlib
+import inspect
+import itertools
+import json
+import math
+from types import TracebackType
+from typing import Any, Self
+
+from aiohttp import web
+
+from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
+
+DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
+    ("claude-haiku-4-5", "Claude Haiku 4.5"),
+    ("claude-sonnet-4-5", "Claude Sonnet 4.5"),
+)
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(value: Any) -> int:
+    """Tokens of a JSON value, estimated from its canonical size."""
+    return math.ceil(len(_canonical(value)) / CHARS_PER_TOKEN)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _strip_cache_control(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_cache_control(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_strip_cache_control(v) for v in value]
+    return value
+
+
+def _prompt_items(body: dict[str, Any]) -> list[Any]:
+    """Tools, system blocks, then each message's content blocks: the cache's order."""
+    items: list[Any] = list(body.get("tools") or [])
+    system = body.get("system")
+    if isinstance(system, str):
+        items.append({"type": "text", "text": system})
+    elif system:
+        items.extend(system)
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            items.append({"role": message["role"], "text": content})
+        else:
+            items.extend({"role": message["role"], **block} for block in content or [])
+    return items
+
+
+class FakeAnthropic:
+    """The server. Use as `async with FakeAnthropic() as fake:` and point base_url at it."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str = "sk-ant-fake",
+        responder: Responder | None = None,
+        models: tuple[tuple[str, str], ...] = DEFAULT_MODELS,
+        min_cache_tokens: int = 0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.api_keys = {api_key}
+        self.responder = responder
+        self.models = models
+        self.min_cache_tokens = min_cache_tokens
+        self.requests: list[RecordedRequest] = []
+        self.hangups = 0
+        """Requests the client abandoned while the server was still answering."""
+        self._plan: deque[Step] = deque()
+        self._cache: set[str] = set()
+        self._ids = itertools.count(1)
+        self._host = host
+        self._port = port
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on host:port (port 0: a free one)."""
+        app = web.Application()
+        app.router.add_post("/v1/messages", self._messages)
+        app.router.add_get("/v1/models", self._models)
+        # a client that hangs up cancels its handler, so a stopped call is seen here
+        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self._port)
+        await site.start()
+        server = site._server  # aiohttp exposes the bound port nowhere else
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def base_url(self) -> str:
+        """What the SDK's base_url should be."""
+        return f"http://{self._host}:{self.port}"
+
+    # --- scripting -----------------------------------------------------------------------
+
+    def script(self, *steps: Step) -> None:
+        """Queue steps; each model request takes the next one."""
+        self._plan.extend(steps)
+
+    @property
+    def unplayed(self) -> list[Step]:
+        """Steps not yet used (a test may assert this is empty)."""
+        return list(self._plan)
+
+    def revoke(self, api_key: str) -> None:
+        """From now on this key gets 401."""
+        self.api_keys.discard(api_key)
+
+    @property
+    def message_requests(self) -> list[RecordedRequest]:
+        """The recorded POST /v1/messages requests."""
+        return [r for r in self.requests if r.path == "/v1/messages"]
+
+    # --- handlers ------------------------------------------------------------------------
+
+    async def _record(self, request: web.Request) -> RecordedRequest:
+        raw = await request.read()
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        recorded = RecordedRequest(
+            request.method,
+            request.path,
+            {k.lower(): v for k, v in request.headers.items()},
+            body,
+            raw,
+        )
+        self.requests.append(recorded)
+        return recorded
+
+    def _authorized(self, request: web.Request) -> bool:
+        return request.headers.get("x-api-key") in self.api_keys
+
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        await self._record(request)
+        if not self._authorized(request):
+            return self._error(ApiError.unauthorized())
+        data = [
+            {
+                "type": "model",
+                "id": model_id,
+                "display_name": name,
+                "created_at": "2025-10-01T00:00:00Z",
+            }
+            for model_id, name in self.models
+        ]
+        return web.json_response(
+            {
+                "data": data,
+                "has_more": False,
+                "first_id": data[0]["id"] if data else None,
+                "last_id": data[-1]["id"] if data else None,
+            }
+        )
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        recorded = await self._record(request)
+        if not self._authorized(request):
+            return self._error(ApiError.unauthorized())
+        if recorded.body is None or "messages" not in recorded.body:
+            return self._error(ApiError(400, "invalid_request_error", "messages: required"))
+        step = await self._next_step(recorded)
+        if isinstance(step, Stall):
+            try:
+                await asyncio.sleep(step.seconds)
+            except asyncio.CancelledError:
+                self.hangups += 1
+                raise
+            step = step.then
+        if isinstance(step, ApiError):
+            return self._error(step)
+        message = self._message(recorded.body, step)
+        if recorded.stream:
+            return await self._stream(request, message, step)
+        return web.json_response(message)
+
+    async def _next_step(self, recorded: RecordedRequest) -> Step:
+        if self._plan:
+            return self._plan.popleft()
+        if self.responder is not None:
+            result = self.responder(recorded)
+            if inspect.isawaitable(result):
+                return await result
+            return result
+        return ApiError(500, "api_error", "the fake has no scripted reply left")
+
+    def _error(self, error: ApiError) -> web.Response:
+        headers = {}
+        if error.retry_after is not None:
+            headers["retry-after"] = str(error.retry_after)
+        return web.json_response(
+            {"type": "error", "error": {"type": error.type, "message": error.message}},
+            status=error.status,
+            headers=headers,
+        )
+
+    # --- building the reply ----------------------------------------------------------------
+
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        items = _prompt_items(body)
+        total = estimate_tokens(_strip_cache_control(items))
+        marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
+        usage = {"input_tokens": total, "cache_creation_input_tokens": 0}
+        usage["cache_read_input_tokens"] = 0
+        if not marked:
+            return usage
+        prefix = _strip_cache_control(items[: marked[-1] + 1])
+        prefix_tokens = estimate_tokens(prefix)
+        if prefix_tokens < self.min_cache_tokens:
+            return usage
+        key = hashlib.sha256((str(body.get("model")) + _canonical(prefix)).encode()).hexdigest()
+        usage["input_tokens"] = max(0, total - prefix_tokens)
+        if key in self._cache:
+            usage["cache_read_input_tokens"] = prefix_tokens
+        else:
+            self._cache.add(key)
+            usage["cache_creation_input_tokens"] = prefix_tokens
+        return usage
+
+    def _message(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        content: list[dict[str, Any]] = []
+        if reply.text:
+            content.append({"type": "text", "text": reply.text})
+        for use in reply.tool_uses:
+            content.append(
+                {
+                    "type": "tool_use",
+                    "id": use.id or f"toolu_fake{next(self._ids):04d}",
+                    "name": use.name,
+                    "input": use.input,
+                }
+            )
+        usage = self._usage(body)
+        output = reply.output_tokens
+        if output is None:
+            output = max(1, estimate_tokens(content))
+        return {
+            "id": f"msg_fake{next(self._ids):04d}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", ""),
+            "content": content,
+            "stop_reason": reply.effective_stop_reason,
+            "stop_sequence": None,
+            "usage": {**usage, "output_tokens": output},
+        }
+
+    async def _stream(
+        self, request: web.Request, message: dict[str, Any], reply: Reply
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"content-type": "text/event-stream"})
+        await response.prepare(request)
+        for sent, event in enumerate(_events(message, reply)):
+            if reply.stall_after_events is not None and sent == reply.stall_after_events:
+                await asyncio.sleep(reply.stall_seconds)
+            payload = f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+            await response.write(payload.encode())
+        await response.write_eof()
+        return response
+
+
+def _has_cache_control(item: Any) -> bool:
+    return isinstance(item, dict) and "cache_control" in item
+
+
+def _events(message: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
+    """The SSE events of one message, in the API's order."""
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None}
+    start["usage"] = {**usage, "output_tokens": 1}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            events.append(
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {"type": "text", "text": ""},
+                }
+            )
+            events.extend(
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "text_delta", "text": chunk},
+                }
+                for chunk in _chunks(block["text"], reply.chunk_words)
+            )
+        else:
+            events.append(
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {**block, "input": {}},
+                }
+            )
+            arguments = json.dumps(block["input"])
+            middle = len(arguments) // 2
+            events.extend(
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": part},
+                }
+                for part in (arguments[:middle], arguments[middle:])
+                if part
+            )
+        events.append({"type": "content_block_stop", "index": index})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": usage["output_tokens"]},
+        }
+    )
+    events.append({"type": "message_stop"})
+    return events
+
+
+def _chunks(text: str, words: int) -> list[str]:
+    parts = text.split(" ")
+    return [
+        " ".join(parts[i : i + words]) + (" " if i + words < len(parts) else "")
+        for i in range(0, len(parts), max(1, words))
+    ]
+
+
+__all__ = ["ApiError", "FakeAnthropic", "RecordedRequest", "Reply", "Stall", "ToolUse"]

@@ -1,0 +1,84 @@
+"""An assistant entry on the fake Messages API, beside the emulated streamer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.components import conversation
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
+from custom_components.linn.const import DOMAIN
+from tests.fake_anthropic import FakeAnthropic
+
+API_KEY = "sk-ant-test"
+AGENT = "conversation.claude_assistant"
+PLAYER = "Living Room"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeAnthropic]:
+    """The fake Messages API; every test leaves no scripted step unplayed."""
+    async with FakeAnthropic(api_key=API_KEY) as server:
+        yield server
+        assert server.unplayed == [], "scripted steps were not used"
+
+
+@pytest.fixture
+def assistant_options() -> dict[str, Any]:
+    """The entry's options (tests override single values)."""
+    return dict(DEFAULT_OPTIONS)
+
+
+@pytest.fixture
+async def assistant(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    fake: FakeAnthropic,
+    assistant_options: dict[str, Any],
+) -> AsyncIterator[MockConfigEntry]:
+    """The assistant entry set up (after the streamer), as the config flow creates it."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Claude assistant",
+        data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
+        options=assistant_options,
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(AGENT) is not None
+    yield entry
+    await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+async def converse(
+    hass: HomeAssistant,
+    text: str,
+    user: User | None,
+    conversation_id: str | None = None,
+    language: str = "en",
+) -> conversation.ConversationResult:
+    """One utterance to the assistant, as an Assist pipeline sends it."""
+    return await conversation.async_converse(
+        hass,
+        text,
+        conversation_id,
+        Context(user_id=user.id if user else None),
+        language=language,
+        agent_id=AGENT,
+    )
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    """What the satellite says."""
+    return str(result.response.speech["plain"]["speech"])

@@ -1,0 +1,144 @@
+"""Adding an assistant: the key checked with a real request; reauth; the options."""
+
+from __future__ import annotations
+
+from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.agent.const import (
+    CONF_BASE_URL,
+    CONF_MAX_STEPS,
+    CONF_MODEL,
+    DEFAULT_OPTIONS,
+)
+from custom_components.linn.const import DOMAIN
+from tests.fake_anthropic import FakeAnthropic, Reply
+from tests.helpers import closed_port
+
+from .conftest import API_KEY, converse, speech
+
+
+async def start_assistant_flow(hass: HomeAssistant) -> str:
+    assert await async_setup_component(hass, "homeassistant", {})
+    result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+    assert result["type"] is FlowResultType.MENU
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "assistant"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "assistant"
+    return str(result["flow_id"])
+
+
+async def test_a_rejected_key_is_an_error_and_a_good_key_creates_the_entry(
+    hass: HomeAssistant, fake: FakeAnthropic
+) -> None:
+    flow_id = await start_assistant_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_API_KEY: "sk-wrong", CONF_BASE_URL: fake.base_url}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "invalid_auth"}
+    assert not hass.config_entries.async_entries(DOMAIN)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_API_KEY: f" {API_KEY} ", CONF_BASE_URL: fake.base_url + "/"}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["data"] == {CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url}
+    assert result["options"] == dict(DEFAULT_OPTIONS)
+    # both checks were real requests with the key entered
+    keys = [r.headers["x-api-key"] for r in fake.requests if r.path == "/v1/models"]
+    assert keys[:2] == ["sk-wrong", API_KEY]
+    await hass.async_block_till_done()
+
+
+@pytest.mark.parametrize(
+    ("base_url", "error"),
+    [
+        ("ftp://example.com", {CONF_BASE_URL: "invalid_url"}),
+        ("not a url", {CONF_BASE_URL: "invalid_url"}),
+        (f"http://127.0.0.1:{closed_port()}", {"base": "api_cannot_connect"}),
+    ],
+)
+async def test_bad_server_urls_are_errors(
+    hass: HomeAssistant, base_url: str, error: dict[str, str]
+) -> None:
+    flow_id = await start_assistant_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_API_KEY: API_KEY, CONF_BASE_URL: base_url}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == error
+
+
+async def test_a_later_401_starts_reauth_and_raises_a_repair_then_a_new_key_fixes_it(
+    hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic, hass_admin_user
+) -> None:
+    fake.revoke(API_KEY)
+    result = await converse(hass, "play in the living room", hass_admin_user)
+    assert speech(result).startswith("The assistant's API key was rejected")
+    assert "limited mode" in speech(result)
+    await hass.async_block_till_done()
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == ["reauth"]
+    issue_id = f"assistant_auth_{assistant.entry_id}"
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is not None
+
+    flow_id = flows[0]["flow_id"]
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_API_KEY: "sk-still-bad"})
+    assert result["errors"] == {"base": "invalid_auth"}
+    fake.api_keys.add("sk-new")
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_API_KEY: "sk-new"})
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reauth_successful"
+    await hass.async_block_till_done()
+    assert assistant.data[CONF_API_KEY] == "sk-new"
+    assert assistant.state is ConfigEntryState.LOADED
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is None
+    fake.script(Reply("Working again."))
+    assert speech(await converse(hass, "hello", hass_admin_user)) == "Working again."
+
+
+async def test_a_rejected_key_at_setup_starts_reauth(
+    hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic
+) -> None:
+    fake.revoke(API_KEY)
+    await hass.config_entries.async_reload(assistant.entry_id)
+    await hass.async_block_till_done()
+    assert assistant.state is ConfigEntryState.SETUP_ERROR
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == ["reauth"]
+
+
+async def test_options_list_the_models_and_accept_free_text(
+    hass: HomeAssistant, assistant: MockConfigEntry
+) -> None:
+    result = await hass.config_entries.options.async_init(assistant.entry_id)
+    assert result["type"] is FlowResultType.FORM
+    schema = result["data_schema"].schema
+    model_selector = next(value for key, value in schema.items() if key == CONF_MODEL)
+    assert model_selector.config["options"][:2] == ["claude-haiku-4-5", "claude-sonnet-4-5"]
+    assert model_selector.config["custom_value"] is True
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        {**dict(DEFAULT_OPTIONS), CONF_MODEL: "my-local-model", CONF_MAX_STEPS: 3.0},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert assistant.options[CONF_MODEL] == "my-local-model"
+    assert assistant.options[CONF_MAX_STEPS] == 3
+
+
+async def test_streamer_entries_have_no_options(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    from custom_components.linn.config_flow import LinnConfigFlow
+
+    assert not LinnConfigFlow.async_supports_options_flow(loaded_entry)
