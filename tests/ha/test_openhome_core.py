@@ -143,13 +143,13 @@ async def test_both_integrations_share_one_device(
     hass: HomeAssistant, upnp_emulator: LinnEmulator
 ) -> None:
     """Core openhome changes the device over UPnP; ours sees it pushed over LPEC at once."""
-    linn_result = await hass.config_entries.flow.async_init(
-        "linn", context={"source": "user"}, data={"host": "127.0.0.1", "port": upnp_emulator.port}
+    linn_result = await hass.config_entries.flow.async_init("linn", context={"source": "user"})
+    linn_result = await hass.config_entries.flow.async_configure(
+        linn_result["flow_id"], {"next_step_id": "streamer"}
     )
-    if linn_result["type"] is FlowResultType.FORM:
-        linn_result = await hass.config_entries.flow.async_configure(
-            linn_result["flow_id"], {"host": "127.0.0.1", "port": upnp_emulator.port}
-        )
+    linn_result = await hass.config_entries.flow.async_configure(
+        linn_result["flow_id"], {"host": "127.0.0.1", "port": upnp_emulator.port}
+    )
     assert linn_result["type"] is FlowResultType.CREATE_ENTRY
     await hass.async_block_till_done()
     openhome_entity = await add_openhome(hass, upnp_emulator)

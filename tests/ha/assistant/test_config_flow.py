@@ -122,6 +122,7 @@ async def test_options_list_the_models_and_accept_free_text(
 ) -> None:
     result = await hass.config_entries.options.async_init(assistant.entry_id)
     assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "assistant"
     schema = result["data_schema"].schema
     model_selector = next(value for key, value in schema.items() if key == CONF_MODEL)
     assert model_selector.config["options"][:2] == ["claude-haiku-4-5", "claude-sonnet-4-5"]
@@ -136,9 +137,12 @@ async def test_options_list_the_models_and_accept_free_text(
     assert assistant.options[CONF_MAX_STEPS] == 3
 
 
-async def test_streamer_entries_have_no_options(
+async def test_streamer_entries_get_the_guard_options_not_the_assistants(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
-    from custom_components.linn.config_flow import LinnConfigFlow
-
-    assert not LinnConfigFlow.async_supports_options_flow(loaded_entry)
+    result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "init"
+    keys = {str(key) for key in result["data_schema"].schema}
+    assert "soft_limit_percent" in keys
+    assert CONF_MODEL not in keys

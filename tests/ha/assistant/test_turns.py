@@ -7,9 +7,11 @@ import json
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.guard import Outcome, Policy
+from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.helpers import wait_for
@@ -179,9 +181,15 @@ async def test_a_denied_call_is_explained(
 
 
 async def test_a_call_the_guard_denies_reaches_the_model_as_an_error(
-    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    loaded_entry: MockConfigEntry,
 ) -> None:
-    hass.data[DATA_GUARD].guard.policies["standby"] = Policy.DENY
+    hass.config_entries.async_update_entry(
+        loaded_entry, options={**loaded_entry.options, OPT_POLICIES: {"standby": "deny"}}
+    )
     fake.script(
         Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
         Reply("Standby is turned off for me."),
