@@ -1,0 +1,107 @@
+"""The guarded Linn tools serve any agent: Home Assistant's own Claude integration uses them.
+
+Core `anthropic` is set up through its own config flow and reaches the fake Messages API the way
+a user could point it elsewhere: the SDK's ANTHROPIC_BASE_URL environment variable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+import json
+
+from homeassistant.auth.models import User
+from homeassistant.components import conversation
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from linn_emulator import LinnEmulator
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+
+API_KEY = "sk-ant-core-test"
+PLAYER = "Living Room"
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
+    async with FakeAnthropic(api_key=API_KEY) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        yield server
+        assert server.unplayed == [], "scripted steps were not used"
+
+
+@pytest.fixture
+async def core_agent(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, fake: FakeAnthropic
+) -> AsyncIterator[str]:
+    """Core anthropic's conversation entity, added through its own config flow."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    result = await hass.config_entries.flow.async_init("anthropic", context={"source": "user"})
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_API_KEY: API_KEY}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    await hass.async_block_till_done()
+    agents = [
+        state.entity_id
+        for state in hass.states.async_all("conversation")
+        if state.attributes.get("friendly_name") == "Claude conversation"
+    ]
+    assert len(agents) == 1
+    yield agents[0]
+    entry = result["result"]
+    await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+async def test_core_claude_agent_changes_the_volume_through_the_guarded_tool(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    core_agent: str,
+) -> None:
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)),
+        Reply("The living room is at 35."),
+    )
+    result = await conversation.async_converse(
+        hass,
+        "set the living room to 35",
+        None,
+        Context(user_id=hass_admin_user.id),
+        agent_id=core_agent,
+    )
+    assert result.response.speech["plain"]["speech"] == "The living room is at 35."
+    assert emulator.state.volume == 35
+    offered = {tool["name"] for tool in fake.message_requests[0].body["tools"]}
+    assert {"linn__set_volume", "linn__get_state"} <= offered
+
+
+async def test_core_claude_agent_gets_the_guards_refusal_for_a_read_only_user(
+    hass: HomeAssistant,
+    hass_read_only_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    core_agent: str,
+) -> None:
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)),
+        Reply("Sorry, I may not."),
+    )
+    await conversation.async_converse(
+        hass,
+        "set the living room to 35",
+        None,
+        Context(user_id=hass_read_only_user.id),
+        agent_id=core_agent,
+    )
+    assert emulator.state.volume == 30
+    tool_result = fake.message_requests[1].tool_results()[0]
+    assert json.loads(tool_result["content"]) == {
+        "error": "Denied: you may not control this player"
+    }
