@@ -76,6 +76,21 @@ async def test_invalid_arguments_change_nothing(guard: Guard, player: Player) ->
     assert guard.audit.records[2].arguments == {"volume": 30, "approved": "<redacted>"}
 
 
+@pytest.mark.parametrize("arguments", [[{"volume": 30}], "volume 30", None, 30])
+async def test_arguments_that_are_no_object_are_refused_and_audited(
+    guard: Guard, player: Player, arguments: object
+) -> None:
+    """Found by fuzzing (tests/ha/test_tool_fuzz.py): a JSON list crashed the audit record."""
+    result = await guard.run(
+        ToolCall("set_volume", arguments, ALICE),  # type: ignore[arg-type]
+        PlayerHandler("set_volume", player),
+    )
+    assert result.outcome is Outcome.INVALID
+    assert result.data == {"error": "Invalid argument: arguments must be an object"}
+    assert guard.audit.records[-1].arguments == {}
+    assert player.calls == []
+
+
 async def test_unknown_tool_is_refused_and_counted(guard: Guard, player: Player) -> None:
     for _ in range(3):
         result = await guard.run(ToolCall("unlock_door", {}, ALICE), None)

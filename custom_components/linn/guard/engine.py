@@ -37,6 +37,7 @@ UNTIED_TAINT_SECONDS = 300.0
 """Without a conversation there are no turns: taint then lasts this long."""
 
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
+MSG_NOT_AN_OBJECT = "Invalid argument: arguments must be an object"
 MSG_ID_REUSED = "Invalid argument: this call id was already used with other arguments"
 MSG_NO_USER = "Denied: an unidentified caller may only read"
 MSG_NOT_ADMIN = "Denied: only an administrator may do this"
@@ -165,10 +166,16 @@ class Guard:
         """Check and (maybe) run one call; always returns, with one audit record."""
         self.attempts += 1
         spec = self.specs.get(call.tool)
-        attempt = _Attempt(call.tool, call.caller, call.turn, call.arguments, spec)
+        # a model's JSON may be a list or a string: nothing below may read it as a mapping
+        is_object = isinstance(call.arguments, Mapping)
+        attempt = _Attempt(
+            call.tool, call.caller, call.turn, call.arguments if is_object else {}, spec
+        )
         if spec is None or handler is None:
             self.unknown_tool_calls += 1
             return self._finish(attempt, Outcome.INVALID, MSG_UNKNOWN_TOOL)
+        if not is_object:
+            return self._finish(attempt, Outcome.INVALID, MSG_NOT_AN_OBJECT)
         try:
             arguments = handler.validate(call.arguments)
         except InvalidArgument as err:
