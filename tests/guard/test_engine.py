@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from datetime import time
+import json
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -89,6 +90,19 @@ async def test_arguments_that_are_no_object_are_refused_and_audited(
     assert result.data == {"error": "Invalid argument: arguments must be an object"}
     assert guard.audit.records[-1].arguments == {}
     assert player.calls == []
+
+
+@pytest.mark.parametrize("volume", [2**64, float("nan"), float("-inf")])
+async def test_numbers_json_cannot_store_are_redacted(
+    guard: Guard, player: Player, volume: float
+) -> None:
+    """Found by fuzzing: the audit log must stay storable and its hashes reloadable."""
+    await guard.run(
+        ToolCall("set_volume", {"volume": volume}, ALICE), PlayerHandler("set_volume", player)
+    )
+    record = guard.audit.records[-1]
+    assert record.arguments == {"volume": "<redacted>"}
+    json.dumps(record.to_dict(), allow_nan=False)
 
 
 async def test_unknown_tool_is_refused_and_counted(guard: Guard, player: Player) -> None:

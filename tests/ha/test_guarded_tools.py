@@ -250,3 +250,20 @@ async def test_audit_records_every_attempt(hass: HomeAssistant, hass_admin_user:
         Outcome.PENDING,
     ]
     guard.audit.verify()
+
+
+@pytest.mark.parametrize("volume", [2**64, -(2**70), float("nan"), float("inf")])
+async def test_audit_log_survives_a_restart_after_absurd_numbers(
+    hass: HomeAssistant, hass_admin_user: User, volume: float
+) -> None:
+    """Found by fuzzing: 2**64 broke the store's save, NaN the chain after a reload."""
+    api = await assist(hass, hass_admin_user)
+    result = await call(api, "set_volume", player=PLAYER, volume=volume)
+    assert result.data == {"error": "Invalid argument: volume must be 0\u201380"}
+    old = runtime(hass)
+    assert old.guard.audit.records[-1].arguments["volume"] == "<redacted>"
+    await old.store.async_save(old._data())
+    restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
+    await restarted.async_load()
+    assert restarted.guard.audit.head == old.guard.audit.head
+    assert not getattr(restarted, "_broken", None)

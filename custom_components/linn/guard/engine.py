@@ -557,10 +557,23 @@ def _redact(arguments: Mapping[str, Any], logged: frozenset[str]) -> dict[str, A
     redacted: dict[str, Any] = {}
     for key, value in list(arguments.items())[:20]:
         name = clean_text(str(key), 40) or "?"
-        if key in logged and isinstance(value, bool | int | float):
+        if key in logged and _json_safe_number(value):
             redacted[name] = value
         elif key in logged and isinstance(value, str):
             redacted[name] = clean_text(value, 64)
         else:
             redacted[name] = "<redacted>"
     return redacted
+
+
+JSON_SAFE_INTEGER = 2**53
+"""Larger integers do not survive storage (Home Assistant's JSON writer refuses them)."""
+
+
+def _json_safe_number(value: Any) -> bool:
+    """A number the audit log can store and reload unchanged (no 2**64, NaN or infinity)."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= JSON_SAFE_INTEGER
+    return isinstance(value, float) and math.isfinite(value)
