@@ -31,6 +31,8 @@ from .media_browser import async_search
 QUERY_CHARS = 100
 MAX_RESULTS = 20
 MAX_CHANGE = 20
+ITEM_PATTERN = r"^m[1-9][0-9]{0,2}(?!\n)$"
+"""A short id. In Python `$` also matches before a final newline; JSON Schema's does not."""
 
 
 def _not_bool(value: Any) -> Any:
@@ -499,7 +501,7 @@ TOOLS: tuple[ToolDef, ...] = (
         idempotent=True,
         fields=lambda players: {
             **_player_field(players),
-            probatio.Required("item"): probatio.All(str, probatio.Match(r"^m[1-9][0-9]{0,2}$")),
+            probatio.Required("item"): probatio.All(str, probatio.Match(ITEM_PATTERN)),
         },
         run=_play_music,
         hints=lambda players: {**_player_hint(players), "item": "item must be an id like m1"},

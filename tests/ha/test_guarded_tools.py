@@ -267,3 +267,16 @@ async def test_audit_log_survives_a_restart_after_absurd_numbers(
     await restarted.async_load()
     assert restarted.guard.audit.head == old.guard.audit.head
     assert not getattr(restarted, "_broken", None)
+
+
+async def test_play_music_refuses_an_id_with_a_trailing_newline(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    """Found by fuzzing: Python's `$` let "m1\\n" through; the model's schema does not."""
+    api = await assist(hass, hass_admin_user)
+    found = await call(api, "search_music", player=PLAYER, query="a")
+    item = found.data["results"][0]["id"]
+    result = await call(api, "play_music", player=PLAYER, item=f"{item}\n")
+    assert result.data == {"error": "Invalid argument: item must be an id like m1"}
+    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields([]))
+    assert schema["properties"]["item"]["pattern"] == "^m[1-9][0-9]{0,2}(?!\\n)$"
