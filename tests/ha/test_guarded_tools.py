@@ -280,3 +280,20 @@ async def test_play_music_refuses_an_id_with_a_trailing_newline(
     assert result.data == {"error": "Invalid argument: item must be an id like m1"}
     schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields([]))
     assert schema["properties"]["item"]["pattern"] == "^m[1-9][0-9]{0,2}(?!\\n)$"
+
+
+async def test_empty_pins_are_not_offered(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    """Found by fuzzing: pin 5 is empty; invoking it failed on the device.
+
+    The first play_pin reads which pins are empty; the schema offered afterwards omits them.
+    """
+    api = await assist(hass, hass_admin_user)
+    result = await call(api, "play_pin", player=PLAYER, pin=5)
+    assert result.data == {"error": "Invalid argument: pin must be one of the pin ids"}
+    assert runtime(hass).guard.audit.records[-1].outcome is Outcome.INVALID
+    assert not any(action.action == "InvokeId" for action in emulator.actions)
+    api = await assist(hass, hass_admin_user)
+    tool = next(tool for tool in api.tools if tool.name == "linn__play_pin")
+    assert probatio.to_openapi(tool.parameters)["properties"]["pin"]["enum"] == [1, 2, 3, 4]
