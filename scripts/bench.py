@@ -281,11 +281,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Entry point."""
+    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead."""
     if "--compare" in sys.argv[1:]:
         from bench_compare import main as compare  # noqa: PLC0415
 
         compare(sys.argv[1:])
+        return
+    if sys.argv[1:2] == ["guard"]:
+        from bench_guard import main as guard_main  # noqa: PLC0415
+
+        guard_main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")

@@ -160,6 +160,8 @@ class LinnTool(llm.Tool):
         turn = current_turn(llm_context.language)
         conversation = turn.conversation_id or f"user:{caller.user_id}"
         handler = LinnHandler(hass, self.definition, llm_context.assistant, runtime, conversation)
+        if self.definition.prepare is not None:
+            await self.definition.prepare(async_players(hass, llm_context.assistant))
         result = await runtime.guard.run(
             ToolCall(self.definition.name, tool_input.tool_args, caller, turn, tool_input.id),
             handler,

@@ -25,12 +25,14 @@ from .guard import InvalidArgument, RiskFacts
 from .guard.shortids import MediaRef, ShortIds
 from .guard.untrusted import UNTRUSTED_NOTE, clean_text
 from .llm_players import Player, state_result
-from .lpec import Service
+from .lpec import LpecError, Service
 from .media_browser import async_search
 
 QUERY_CHARS = 100
 MAX_RESULTS = 20
 MAX_CHANGE = 20
+ITEM_PATTERN = r"^m[1-9][0-9]{0,2}(?!\n)$"
+"""A short id. In Python `$` also matches before a final newline; JSON Schema's does not."""
 
 
 def _not_bool(value: Any) -> Any:
@@ -88,6 +90,8 @@ class ToolDef:
     hints: Callable[[list[Player]], dict[str, str]]
     check: Checker | None = None
     risk: Callable[[CallContext, Mapping[str, Any]], RiskFacts] | None = None
+    prepare: Callable[[list[Player]], Awaitable[None]] | None = None
+    """Device reads the schema and the checks need, before the guard sees the call."""
 
 
 # --- schema pieces ------------------------------------------------------------------
@@ -202,8 +206,27 @@ async def _select_source(ctx: CallContext, arguments: Mapping[str, Any]) -> dict
     return {"done": True}
 
 
+def _pins(player: Player) -> list[int]:
+    """Pins that hold something: invoking an empty one fails on the device."""
+    pins = player.device.state.pins
+    if not pins.pins:  # not read yet: every id
+        return list(pins.ids)
+    return [pin.id for pin in pins.pins if pin.mode]
+
+
+async def _read_pins(players: list[Player]) -> None:
+    """Pin details (which are empty) where the ids changed since they were last read."""
+    for player in players:
+        pins = player.device.state.pins
+        if pins.ids and {pin.id for pin in pins.pins} != set(pins.ids):
+            try:
+                await player.device.read_pins()
+            except LpecError:  # unknown then: every id is offered, the device decides
+                continue
+
+
 def _check_pin(ctx: CallContext, arguments: Mapping[str, Any]) -> None:
-    if arguments["pin"] not in ctx.player(arguments).device.state.pins.ids:
+    if arguments["pin"] not in _pins(ctx.player(arguments)):
         raise InvalidArgument("pin must be one of this player's pins")
 
 
@@ -446,12 +469,13 @@ TOOLS: tuple[ToolDef, ...] = (
             probatio.Required("pin"): probatio.All(
                 int,
                 _not_bool,
-                probatio.In(sorted({i for p in players for i in p.device.state.pins.ids})),
+                probatio.In(sorted({i for p in players for i in _pins(p)})),
             ),
         },
         run=_play_pin,
         hints=lambda players: {**_player_hint(players), "pin": "pin must be one of the pin ids"},
         check=_check_pin,
+        prepare=_read_pins,
     ),
     ToolDef(
         "play_radio_preset",
@@ -502,7 +526,7 @@ TOOLS: tuple[ToolDef, ...] = (
         idempotent=True,
         fields=lambda players: {
             **_player_field(players),
-            probatio.Required("item"): probatio.All(str, probatio.Match(r"^m[1-9][0-9]{0,2}$")),
+            probatio.Required("item"): probatio.All(str, probatio.Match(ITEM_PATTERN)),
         },
         run=_play_music,
         hints=lambda players: {**_player_hint(players), "item": "item must be an id like m1"},

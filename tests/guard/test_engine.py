@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from datetime import time
+import json
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -74,6 +75,34 @@ async def test_invalid_arguments_change_nothing(guard: Guard, player: Player) ->
     assert player.calls == []
     assert guard.audit.records[0].arguments == {"volume": 101}
     assert guard.audit.records[2].arguments == {"volume": 30, "approved": "<redacted>"}
+
+
+@pytest.mark.parametrize("arguments", [[{"volume": 30}], "volume 30", None, 30])
+async def test_arguments_that_are_no_object_are_refused_and_audited(
+    guard: Guard, player: Player, arguments: object
+) -> None:
+    """Found by fuzzing (tests/ha/test_tool_fuzz.py): a JSON list crashed the audit record."""
+    result = await guard.run(
+        ToolCall("set_volume", arguments, ALICE),  # type: ignore[arg-type]
+        PlayerHandler("set_volume", player),
+    )
+    assert result.outcome is Outcome.INVALID
+    assert result.data == {"error": "Invalid argument: arguments must be an object"}
+    assert guard.audit.records[-1].arguments == {}
+    assert player.calls == []
+
+
+@pytest.mark.parametrize("volume", [2**64, float("nan"), float("-inf")])
+async def test_numbers_json_cannot_store_are_redacted(
+    guard: Guard, player: Player, volume: float
+) -> None:
+    """Found by fuzzing: the audit log must stay storable and its hashes reloadable."""
+    await guard.run(
+        ToolCall("set_volume", {"volume": volume}, ALICE), PlayerHandler("set_volume", player)
+    )
+    record = guard.audit.records[-1]
+    assert record.arguments == {"volume": "<redacted>"}
+    json.dumps(record.to_dict(), allow_nan=False)
 
 
 async def test_unknown_tool_is_refused_and_counted(guard: Guard, player: Player) -> None:

@@ -254,3 +254,50 @@ async def test_audit_records_every_attempt(hass: HomeAssistant, hass_admin_user:
         Outcome.PENDING,
     ]
     guard.audit.verify()
+
+
+@pytest.mark.parametrize("volume", [2**64, -(2**70), float("nan"), float("inf")])
+async def test_audit_log_survives_a_restart_after_absurd_numbers(
+    hass: HomeAssistant, hass_admin_user: User, volume: float
+) -> None:
+    """Found by fuzzing: 2**64 broke the store's save, NaN the chain after a reload."""
+    api = await assist(hass, hass_admin_user)
+    result = await call(api, "set_volume", player=PLAYER, volume=volume)
+    assert result.data == {"error": "Invalid argument: volume must be 0\u201380"}
+    old = runtime(hass)
+    assert old.guard.audit.records[-1].arguments["volume"] == "<redacted>"
+    await old.store.async_save(old._data())
+    restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
+    await restarted.async_load()
+    assert restarted.guard.audit.head == old.guard.audit.head
+    assert not getattr(restarted, "_broken", None)
+
+
+async def test_play_music_refuses_an_id_with_a_trailing_newline(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    """Found by fuzzing: Python's `$` let "m1\\n" through; the model's schema does not."""
+    api = await assist(hass, hass_admin_user)
+    found = await call(api, "search_music", player=PLAYER, query="a")
+    item = found.data["results"][0]["id"]
+    result = await call(api, "play_music", player=PLAYER, item=f"{item}\n")
+    assert result.data == {"error": "Invalid argument: item must be an id like m1"}
+    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields([]))
+    assert schema["properties"]["item"]["pattern"] == "^m[1-9][0-9]{0,2}(?!\\n)$"
+
+
+async def test_empty_pins_are_not_offered(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    """Found by fuzzing: pin 5 is empty; invoking it failed on the device.
+
+    The first play_pin reads which pins are empty; the schema offered afterwards omits them.
+    """
+    api = await assist(hass, hass_admin_user)
+    result = await call(api, "play_pin", player=PLAYER, pin=5)
+    assert result.data == {"error": "Invalid argument: pin must be one of the pin ids"}
+    assert runtime(hass).guard.audit.records[-1].outcome is Outcome.INVALID
+    assert not any(action.action == "InvokeId" for action in emulator.actions)
+    api = await assist(hass, hass_admin_user)
+    tool = next(tool for tool in api.tools if tool.name == "linn__play_pin")
+    assert probatio.to_openapi(tool.parameters)["properties"]["pin"]["enum"] == [1, 2, 3, 4]

@@ -38,6 +38,7 @@ UNTIED_TAINT_SECONDS = 300.0
 """Without a conversation there are no turns: taint then lasts this long."""
 
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
+MSG_NOT_AN_OBJECT = "Invalid argument: arguments must be an object"
 MSG_ID_REUSED = "Invalid argument: this call id was already used with other arguments"
 MSG_NO_USER = "Denied: an unidentified caller may only read"
 MSG_NOT_ADMIN = "Denied: only an administrator may do this"
@@ -175,10 +176,16 @@ class Guard:
         """Check and (maybe) run one call; always returns, with one audit record."""
         self.attempts += 1
         spec = self.specs.get(call.tool)
-        attempt = _Attempt(call.tool, call.caller, call.turn, call.arguments, spec)
+        # a model's JSON may be a list or a string: nothing below may read it as a mapping
+        is_object = isinstance(call.arguments, Mapping)
+        attempt = _Attempt(
+            call.tool, call.caller, call.turn, call.arguments if is_object else {}, spec
+        )
         if spec is None or handler is None:
             self.unknown_tool_calls += 1
             return self._finish(attempt, Outcome.INVALID, MSG_UNKNOWN_TOOL)
+        if not is_object:
+            return self._finish(attempt, Outcome.INVALID, MSG_NOT_AN_OBJECT)
         try:
             arguments = handler.validate(call.arguments)
         except InvalidArgument as err:
@@ -592,10 +599,23 @@ def _redact(arguments: Mapping[str, Any], logged: frozenset[str]) -> dict[str, A
     redacted: dict[str, Any] = {}
     for key, value in list(arguments.items())[:20]:
         name = clean_text(str(key), 40) or "?"
-        if key in logged and isinstance(value, bool | int | float):
+        if key in logged and _json_safe_number(value):
             redacted[name] = value
         elif key in logged and isinstance(value, str):
             redacted[name] = clean_text(value, 64)
         else:
             redacted[name] = "<redacted>"
     return redacted
+
+
+JSON_SAFE_INTEGER = 2**53
+"""Larger integers do not survive storage (Home Assistant's JSON writer refuses them)."""
+
+
+def _json_safe_number(value: Any) -> bool:
+    """A number the audit log can store and reload unchanged (no 2**64, NaN or infinity)."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= JSON_SAFE_INTEGER
+    return isinstance(value, float) and math.isfinite(value)

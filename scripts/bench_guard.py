@@ -1,0 +1,191 @@
+"""The guard's own overhead per tool call, without the device round trip.
+
+Run as `scripts/bench guard` (see --help). A real Home Assistant core (as
+pytest-homeassistant-custom-component builds it) with the integration set up against the
+emulator on loopback; every call goes through the Assist API as an agent's does.
+
+- refused: an invalid call, end to end through the Assist API (no device work at all);
+- pending: a call the policy holds for approval (no device work), then denied;
+- allowed_overhead: an allowed set_volume through the guard, minus the time spent in the
+  device command (measured around the handler's execute), so what remains is the guard:
+  schema re-check, permissions, limits, policy, breaker, audit record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+import json
+from pathlib import Path
+import statistics
+import time
+from typing import Any
+
+from bench import machine, percentile
+from homeassistant import loader
+from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import Context
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_test_home_assistant,
+)
+
+from custom_components.linn.guard import Guard, GuardResult, ToolCall
+from custom_components.linn.guard.ha_adapter import (
+    DATA_GUARD,
+    GuardRuntime,
+    async_caller,
+    current_turn,
+)
+from custom_components.linn.guard.specs import TOOL_SPECS
+from custom_components.linn.llm import LinnHandler
+from custom_components.linn.llm_tools import TOOLS_BY_NAME
+from linn_emulator import LinnEmulator
+
+
+def distribution(samples_s: list[float]) -> dict[str, float]:
+    """Latencies in milliseconds."""
+    ms = [s * 1000 for s in samples_s]
+    return {
+        "n": len(ms),
+        "min_ms": min(ms),
+        "p50_ms": percentile(ms, 50),
+        "p95_ms": percentile(ms, 95),
+        "p99_ms": percentile(ms, 99),
+        "max_ms": max(ms),
+        "mean_ms": statistics.fmean(ms),
+    }
+
+
+async def _samples(count: int, once: Callable[[int], Awaitable[float]]) -> list[float]:
+    """`count` samples after a warm-up of a tenth as many."""
+    warm_up = count // 10
+    return [await once(i) for i in range(count + warm_up)][warm_up:]
+
+
+async def bench_guard(count: int) -> dict[str, dict[str, float]]:
+    """The three distributions, `count` samples each (after a warm-up)."""
+
+    class TimedHandler(LinnHandler):
+        """The real handler; the time spent in device work is recorded, not changed."""
+
+        device_seconds = 0.0
+
+        async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+            start = time.perf_counter()
+            try:
+                return await super().execute(arguments)
+            finally:
+                TimedHandler.device_seconds = time.perf_counter() - start
+
+    async with (
+        LinnEmulator(port=0, tick_interval=3600) as emu,
+        async_test_home_assistant() as hass,
+    ):
+        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+        entry = MockConfigEntry(
+            domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        assert await async_setup_component(hass, "homeassistant", {})
+        assert await async_setup_component(hass, "llm", {})
+        await hass.async_block_till_done()
+        unlimited = 10**9
+        guard = Guard(
+            TOOL_SPECS,
+            clock=hass.data[DATA_GUARD].guard.clock,
+            writes_per_minute=unlimited,
+            reads_per_minute=unlimited,
+            calls_per_conversation=unlimited,
+        )
+        runtime = GuardRuntime(hass, guard)
+        hass.data[DATA_GUARD] = runtime
+        admin = await hass.auth.async_create_user("bench", group_ids=["system-admin"])
+        context = llm.LLMContext(
+            platform="bench",
+            context=Context(user_id=admin.id),
+            language="en",
+            assistant="conversation",
+            device_id=None,
+        )
+        api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+        caller = await async_caller(hass, context.context)
+        player = "Living Room"
+        definition = TOOLS_BY_NAME["set_volume"]
+
+        async def refused_once(i: int) -> float:
+            arguments = {"player": player, "volume": 1000 + i}
+            start = time.perf_counter()
+            result = await api.async_call_tool(llm.ToolInput("linn__set_volume", arguments))
+            elapsed = time.perf_counter() - start
+            assert result.error
+            return elapsed
+
+        async def guarded_once(volume: int) -> tuple[float, GuardResult]:
+            handler = TimedHandler(hass, definition, "conversation", runtime, "bench")
+            call = ToolCall(
+                "set_volume", {"player": player, "volume": volume}, caller, current_turn("en")
+            )
+            TimedHandler.device_seconds = 0.0
+            start = time.perf_counter()
+            result = await guard.run(call, handler)
+            return time.perf_counter() - start - TimedHandler.device_seconds, result
+
+        async def pending_once(_i: int) -> float:
+            elapsed, result = await guarded_once(70)  # above the soft limit: approval
+            assert result.request_id is not None, result.data
+            await guard.resolve(
+                result.request_id, approver=caller, approve=False, requester=caller, handler=None
+            )
+            return elapsed
+
+        async def allowed_once(i: int) -> float:
+            elapsed, result = await guarded_once(10 + i % 30)
+            assert not result.error, result.data
+            return elapsed
+
+        refused = await _samples(count, refused_once)
+        pending = await _samples(count, pending_once)
+        overhead = await _samples(count, allowed_once)
+
+        await hass.config_entries.async_unload(entry.entry_id)
+        await hass.async_block_till_done()
+        await hass.async_stop(force=True)
+    return {
+        "guard_refused_via_assist_api": distribution(refused),
+        "guard_pending": distribution(pending),
+        "guard_allowed_overhead": distribution(overhead),
+    }
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """Human-readable distributions."""
+    print(f"machine: {results['machine']}")
+    header = f"{'guard overhead':<30} {'n':>5}"
+    for name in ("min", "p50", "p95", "p99", "max"):
+        header += f" {name + ' ms':>8}"
+    print(header)
+    for name, dist in results["latency"].items():
+        row = f"{name:<30} {dist['n']:>5}"
+        for key in ("min_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"):
+            row += f" {dist[key]:>8.3f}"
+        print(row)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point (`scripts/bench guard ...`)."""
+    parser = argparse.ArgumentParser(prog="scripts/bench guard", description=__doc__)
+    parser.add_argument("--count", type=int, default=2000, help="samples per distribution")
+    parser.add_argument(
+        "--json", type=Path, help="write the results to this file (relative to the repository)"
+    )
+    args = parser.parse_args(argv)
+    results = {"machine": machine(), "latency": asyncio.run(bench_guard(args.count))}
+    print_table(results)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
