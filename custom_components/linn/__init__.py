@@ -16,6 +16,7 @@ from .guard.ha_adapter import async_setup_guard
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
+from .websocket_api import async_setup_websocket_api
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Register the integration's actions and start the tool guard (once, for every entry)."""
     async_setup_services(hass)
     await async_setup_guard(hass)
+    async_setup_websocket_api(hass)
     return True
 
 
