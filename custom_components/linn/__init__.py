@@ -12,6 +12,7 @@ from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
 
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .dashboard_card import async_register_card
 from .guard.ha_adapter import async_setup_guard
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
@@ -36,6 +37,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     async_setup_services(hass)
     await async_setup_guard(hass)
     async_setup_websocket_api(hass)
+    await async_register_card(hass)
     return True
 
 
