@@ -102,6 +102,7 @@ DASHBOARD = {
             "path": "linn",
             "cards": [
                 {"type": "media-control", "entity": "media_player.living_room"},
+                {"type": "custom:linn-approvals-card", "title": "Assistant approvals"},
                 {
                     "type": "entities",
                     "title": "Now playing",

@@ -17,9 +17,11 @@ from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .dashboard_card import async_register_card
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
+from .websocket_api import async_setup_websocket_api
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Register the integration's actions and start the tool guard (once, for every entry)."""
     async_setup_services(hass)
     await async_setup_guarded_tools(hass)
+    async_setup_websocket_api(hass)
+    await async_register_card(hass)
     return True
 
 

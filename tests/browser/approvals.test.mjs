@@ -1,0 +1,226 @@
+// The approvals card in headless Chromium against a real Home Assistant and the emulator.
+// Started by scripts/test-browser (which provides HA_URL and EMULATOR_PORT).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+
+import { chromium } from "playwright-core";
+
+const HA_URL = process.env.HA_URL;
+const EMULATOR_PORT = Number(process.env.EMULATOR_PORT);
+const SCREENSHOTS = process.env.BROWSER_SCREENSHOTS;
+const CLIENT_ID = `${HA_URL}/`;
+const DASHBOARD = `${HA_URL}/linn-dev/linn`;
+const PLAYER = "Living Room";
+const CARD = "linn-approvals-card";
+
+/** Log in through Home Assistant's own login flow; the tokens its frontend keeps. */
+async function login(username, password) {
+  const post = async (url, body, form = false) => {
+    const response = await fetch(`${HA_URL}${url}`, {
+      method: "POST",
+      headers: { "content-type": form ? "application/x-www-form-urlencoded" : "application/json" },
+      body: form ? new URLSearchParams(body) : JSON.stringify(body),
+    });
+    assert.ok(response.ok, `${url}: ${response.status} ${await response.clone().text()}`);
+    return response.json();
+  };
+  const flow = await post("/auth/login_flow", {
+    client_id: CLIENT_ID, handler: ["homeassistant", null], redirect_uri: CLIENT_ID,
+  });
+  const done = await post(`/auth/login_flow/${flow.flow_id}`, { username, password, client_id: CLIENT_ID });
+  assert.equal(done.type, "create_entry", JSON.stringify(done));
+  const token = await post("/auth/token", {
+    grant_type: "authorization_code", code: done.result, client_id: CLIENT_ID,
+  }, true);
+  return {
+    ...token, hassUrl: HA_URL, clientId: CLIENT_ID, expires: Date.now() + token.expires_in * 1000,
+  };
+}
+
+/** A websocket session as one user: call(message) resolves with the result or rejects. */
+async function session(tokens) {
+  const socket = new WebSocket(`${HA_URL.replace("http", "ws")}/api/websocket`);
+  const waiting = new Map();
+  let nextId = 1;
+  await new Promise((resolve, reject) => {
+    socket.onerror = reject;
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "auth_required") {
+        socket.send(JSON.stringify({ type: "auth", access_token: tokens.access_token }));
+      } else if (message.type === "auth_ok") {
+        resolve();
+      } else if (message.type === "auth_invalid") {
+        reject(new Error(message.message));
+      } else if (message.type === "result" && waiting.has(message.id)) {
+        const { ok, fail } = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (message.success) ok(message.result);
+        else fail(new Error(`${message.error.code}: ${message.error.message}`));
+      }
+    };
+  });
+  return {
+    call(message) {
+      const id = nextId++;
+      return new Promise((ok, fail) => {
+        waiting.set(id, { ok, fail });
+        socket.send(JSON.stringify({ id, ...message }));
+      });
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** Ask the emulator itself over LPEC (not Home Assistant's idea of it). */
+function lpecGet(service, action) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(EMULATOR_PORT, "127.0.0.1");
+    let buffer = "";
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error("LPEC timed out")); }, 5000);
+    // the emulator does not recognise the first line of a session; a blank line is harmless
+    socket.on("connect", () => socket.write(`\r\nACTION ${service} 1 ${action}\r\n`));
+    socket.on("data", (chunk) => {
+      buffer += chunk;
+      const match = buffer.match(/^RESPONSE "([^"]*)"/m);
+      if (match) { clearTimeout(timer); socket.end(); resolve(match[1]); }
+    });
+    socket.on("error", (err) => { clearTimeout(timer); reject(err); });
+  });
+}
+const volumeLimit = async () => Number(await lpecGet("Ds/Volume", "VolumeLimit"));
+
+let browser;
+let profile;
+let admin;
+let adminTokens;
+let guestTokens;
+
+async function openCard(tokens, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((stored) => {
+    window.localStorage.setItem("hassTokens", JSON.stringify(stored));
+  }, tokens);
+  const page = await context.newPage();
+  await page.goto(DASHBOARD);
+  await page.locator(`${CARD} ha-card`).waitFor({ timeout: 60_000 });
+  return page;
+}
+
+const requestIn = (page, id) => page.locator(`${CARD} .request[data-request-id="${id}"]`);
+
+async function ask(limit, extra = {}) {
+  const answer = await admin.call({
+    type: "linn_test_agent/ask", tool: "set_volume_limit", arguments: { player: PLAYER, limit }, ...extra,
+  });
+  assert.match(answer.data.error, /^Needs approval/);
+  return answer.data.request_id;
+}
+
+before(async () => {
+  assert.ok(HA_URL && EMULATOR_PORT, "run through scripts/test-browser");
+  adminTokens = await login("dev", "linn-dev");
+  admin = await session(adminTokens);
+  // HTTP settings from YAML count as a change to confirm; confirm them as the dialog would
+  await admin.call({ type: "http/config/promote" }).catch(() => {});
+  const { user } = await admin.call({ type: "config/auth/create", name: "Guest", group_ids: ["system-users"] });
+  await admin.call({
+    type: "config/auth_provider/homeassistant/create", user_id: user.id, username: "guest", password: "guest-pass",
+  });
+  guestTokens = await login("guest", "guest-pass");
+  profile = mkdtempSync(path.join(tmpdir(), "linn-chromium-"));
+  process.env.TMPDIR = profile;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+    // Playwright refuses --user-data-dir with launch(); it passes its own fresh one, which it
+    // creates under TMPDIR, pointed at this run's throw-away directory.
+  });
+});
+
+after(async () => {
+  admin?.close();
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test("the card shows a pending request; Approve runs it and it leaves the list", async () => {
+  const page = await openCard(adminTokens);
+  assert.equal(await volumeLimit(), 80);
+  const id = await ask(50);
+  const request = requestIn(page, id);
+  await request.waitFor();
+  assert.equal(await request.locator(".what").textContent(), "Set the volume limit of Living Room to 50");
+  assert.match(await request.locator(".requester").textContent(), /Asked by you/);
+  assert.match(await request.locator(".countdown").textContent(), /^[45]:\d\d left$/);
+  assert.match(await request.locator(".why").textContent(), /always needs an administrator/);
+
+  if (SCREENSHOTS) {
+    await page.locator(CARD).screenshot({ path: path.join(SCREENSHOTS, "approvals-card-desktop.png") });
+    const phone = await openCard(adminTokens, { width: 390, height: 844 });
+    await requestIn(phone, id).waitFor();
+    await phone.screenshot({ path: path.join(SCREENSHOTS, "approvals-card-phone.png") });
+    await phone.context().close();
+  }
+
+  await request.locator("button.approve").click();
+  await request.waitFor({ state: "detached" });
+  assert.equal(await volumeLimit(), 50);
+  await page.locator(`${CARD} td.outcome`, { hasText: "Approved" }).first().waitFor();
+  await page.context().close();
+});
+
+test("Deny leaves the device unchanged", async () => {
+  const page = await openCard(adminTokens);
+  const before = await volumeLimit();
+  const id = await ask(20);
+  const request = requestIn(page, id);
+  await request.locator("button.deny").click();
+  await request.waitFor({ state: "detached" });
+  await page.locator(`${CARD} td.outcome`, { hasText: "Denied" }).first().waitFor();
+  assert.equal(await volumeLimit(), before);
+  await page.context().close();
+});
+
+test("a non-admin session neither sees nor can approve an admin's request", async () => {
+  const adminPage = await openCard(adminTokens);
+  const guestPage = await openCard(guestTokens);
+  const before = await volumeLimit();
+  const id = await ask(30);
+  await requestIn(adminPage, id).waitFor();
+  await guestPage.locator(`${CARD} ha-card[data-state]`).waitFor();
+  assert.equal(await guestPage.locator(`${CARD} .request`).count(), 0);
+  assert.equal(await guestPage.locator(`${CARD} button.approve`).count(), 0);
+
+  // the server refuses even a hand-made approval from the guest's own browser session
+  const guest = await session(guestTokens);
+  const result = await guest.call({ type: "linn/approvals/decide", request_id: id, approve: true });
+  guest.close();
+  assert.equal(result.outcome, "denied");
+  assert.equal(await volumeLimit(), before);
+  assert.equal(await requestIn(adminPage, id).count(), 1);
+
+  await requestIn(adminPage, id).locator("button.deny").click();
+  await requestIn(adminPage, id).waitFor({ state: "detached" });
+  await adminPage.context().close();
+  await guestPage.context().close();
+});
+
+test("an expired request disappears", async () => {
+  const page = await openCard(adminTokens);
+  const id = await ask(10, { expiry_seconds: 3 });
+  const request = requestIn(page, id);
+  await request.waitFor();
+  await request.waitFor({ state: "detached", timeout: 10_000 });
+  await page.locator(`${CARD} td.outcome`, { hasText: "Expired" }).first().waitFor({ timeout: 10_000 });
+  assert.notEqual(await volumeLimit(), 10);
+  await page.context().close();
+});

@@ -1,0 +1,195 @@
+"""The approvals card's websocket API, with a real HA, real websocket clients and the emulator."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
+
+from custom_components.linn.guard import Outcome
+from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from linn_emulator import LinnEmulator
+
+type Client = Any
+PLAYER = "Living Room"
+
+
+@pytest.fixture(autouse=True)
+async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "llm", {})
+
+
+@pytest.fixture
+async def guest(hass: HomeAssistant) -> User:
+    """A non-admin who may control every player (Home Assistant's default for users)."""
+    return await hass.auth.async_create_user("Guest", group_ids=["system-users"])
+
+
+async def token_for(hass: HomeAssistant, user: User) -> str:
+    refresh = await hass.auth.async_create_refresh_token(user, "http://127.0.0.1/")
+    return hass.auth.async_create_access_token(refresh)
+
+
+async def ask(hass: HomeAssistant, user: User, tool: str, **arguments: Any) -> llm.ToolResult:
+    """A tool call through the Assist API, as any agent makes it."""
+    context = llm.LLMContext(
+        platform="test", context=Context(user_id=user.id), language="en",
+        assistant="conversation", device_id=None,
+    )  # fmt: skip
+    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+    return await api.async_call_tool(llm.ToolInput(f"linn__{tool}", arguments))
+
+
+async def subscribe(client: Client, **extra: Any) -> Callable[[], Awaitable[dict[str, Any]]]:
+    await client.send_json_auto_id({"type": "linn/approvals/subscribe", **extra})
+    result = await client.receive_json()
+    assert result["success"], result
+
+    async def next_snapshot() -> dict[str, Any]:
+        message = await client.receive_json()
+        assert message["type"] == "event", message
+        event: dict[str, Any] = message["event"]
+        return event
+
+    return next_snapshot
+
+
+async def until(
+    next_snapshot: Callable[[], Awaitable[dict[str, Any]]],
+    predicate: Callable[[dict[str, Any]], bool],
+) -> dict[str, Any]:
+    """Snapshots as they are pushed, until one matches; a snapshot never pushed fails the test."""
+    async with asyncio.timeout(5):
+        while not predicate(snapshot := await next_snapshot()):
+            pass
+    return snapshot
+
+
+async def decide(client: Client, request_id: str, *, approve: bool) -> dict[str, Any]:
+    await client.send_json_auto_id(
+        {"type": "linn/approvals/decide", "request_id": request_id, "approve": approve}
+    )
+    while (message := await client.receive_json())["type"] != "result":
+        pass  # snapshots pushed meanwhile
+    assert message["success"], message
+    result: dict[str, Any] = message["result"]
+    return result
+
+
+async def test_a_request_is_pushed_with_its_details_and_approving_runs_it(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+) -> None:
+    client = await hass_ws_client(hass)
+    next_snapshot = await subscribe(client, audit_count=5)
+    first = await next_snapshot()
+    assert first["pending"] == []
+    assert first["can_decide"] is True
+
+    asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=50)
+    request_id = asked.data["request_id"]
+    snapshot = await until(next_snapshot, lambda s: bool(s["pending"]))
+    (request,) = snapshot["pending"]
+    assert request["request_id"] == request_id
+    assert request["tool"] == "set_volume_limit"
+    assert request["arguments"] == {"player": PLAYER, "limit": 50}
+    assert request["players"] == [PLAYER]
+    assert request["user_name"] == hass_admin_user.name
+    assert snapshot["audit"][0]["outcome"] == "pending"
+
+    result = await decide(client, request_id, approve=True)
+    assert result["outcome"] == "approved", result
+    assert emulator.state.volume_limit == 50
+    after = await until(next_snapshot, lambda s: not s["pending"])
+    assert after["audit"][0]["outcome"] == "approved"
+    assert after["audit"][0]["request_id"] == request_id
+
+
+async def test_deny_leaves_the_device_unchanged(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+) -> None:
+    client = await hass_ws_client(hass)
+    next_snapshot = await subscribe(client)
+    asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=20)
+    await until(next_snapshot, lambda s: bool(s["pending"]))
+
+    result = await decide(client, asked.data["request_id"], approve=False)
+    assert result["outcome"] == "denied"
+    await until(next_snapshot, lambda s: not s["pending"])
+    assert emulator.state.volume_limit == 80
+
+
+async def test_a_user_sees_only_their_own_and_cannot_approve(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+    guest: User,
+    emulator: LinnEmulator,
+) -> None:
+    admin_asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=10)
+    # above the soft limit and a jump of more than 20: two signals, and no conversation to
+    # confirm in, so an admin must approve
+    guest_asked = await ask(hass, guest, "set_volume", player=PLAYER, volume=75)
+    assert guest_asked.data["error"].startswith("Needs approval"), guest_asked.data
+
+    client = await hass_ws_client(hass, await token_for(hass, guest))
+    snapshot = await (await subscribe(client))()
+    assert snapshot["can_decide"] is False
+    assert [r["request_id"] for r in snapshot["pending"]] == [guest_asked.data["request_id"]]
+    (own,) = snapshot["pending"]
+    assert own["mine"] is True
+    assert set(own["signals"]) == {"above_soft_limit", "volume_jump"}
+    assert {r["user_name"] for r in snapshot["audit"]} == {"Guest"}
+
+    result = await decide(client, admin_asked.data["request_id"], approve=True)
+    assert result["outcome"] == "denied"
+    assert emulator.state.volume_limit == 80
+    still = [r.request_id for r in hass.data[DATA_GUARD].guard.pending.open_requests()]
+    assert admin_asked.data["request_id"] in still
+
+
+async def test_an_expired_request_is_pushed_away_and_audited(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+) -> None:
+    guard = hass.data[DATA_GUARD].guard
+    guard.pending.expiry = timedelta(seconds=0.5)
+    client = await hass_ws_client(hass)
+    next_snapshot = await subscribe(client)
+    await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=30)
+    await until(next_snapshot, lambda s: bool(s["pending"]))
+
+    # no client action: the server's own timer pushes the change
+    gone = await until(next_snapshot, lambda s: not s["pending"])
+    assert gone["audit"][0]["outcome"] == "expired"
+    assert [r.outcome for r in guard.audit.records].count(Outcome.EXPIRED) == 1
+
+
+async def test_unsubscribing_stops_the_stream(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, hass_admin_user: User
+) -> None:
+    guard = hass.data[DATA_GUARD].guard
+    listeners = len(guard.change_listeners)
+    client = await hass_ws_client(hass)
+    await subscribe(client)
+    assert len(guard.change_listeners) == listeners + 1
+    await client.send_json_auto_id({"type": "unsubscribe_events", "subscription": 1})
+    while (await client.receive_json())["type"] != "result":
+        pass
+    assert len(guard.change_listeners) == listeners
