@@ -167,15 +167,19 @@ async def test_an_expired_request_is_pushed_away_and_audited(
     hass: HomeAssistant,
     hass_ws_client: WebSocketGenerator,
     hass_admin_user: User,
+    loaded_entry: MockConfigEntry,
 ) -> None:
+    # The player's options set the expiry (0.01 min, below what the form allows, to keep the test
+    # short); the guard's periodic check runs every 10 s, after this test's 5 s wait.
+    hass.config_entries.async_update_entry(loaded_entry, options={"approval_expiry_minutes": 0.01})
+    await hass.async_block_till_done()
     guard = hass.data[DATA_GUARD].guard
-    guard.pending.expiry = timedelta(seconds=0.5)
     client = await hass_ws_client(hass)
     next_snapshot = await subscribe(client)
     await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=30)
     await until(next_snapshot, lambda s: bool(s["pending"]))
 
-    # no client action: the server's own timer pushes the change
+    # no client action: the subscription's own timer pushes the change at the request's expiry
     gone = await until(next_snapshot, lambda s: not s["pending"])
     assert gone["audit"][0]["outcome"] == "expired"
     assert [r.outcome for r in guard.audit.records].count(Outcome.EXPIRED) == 1
