@@ -36,6 +36,19 @@ def test_idempotency_replays_and_refuses_changed_arguments(clock: FakeClock) -> 
     assert cache.lookup("id1", "h2") is None  # kept 24 h, then a new key
 
 
+def test_idempotency_keeps_only_the_newest_entries(clock: FakeClock) -> None:
+    cache = IdempotencyCache(clock, max_entries=3)
+    for key in ("a", "b", "c", "d"):
+        cache.store(key, "h", "allowed", {}, error=False)
+    assert len(cache) == 3
+    assert cache.lookup("a", "other") is None  # dropped: a new key now
+    assert cache.lookup("d", "h") is not None
+    cache.store("b", "h", "allowed", {}, error=False)  # re-stored: the newest
+    cache.store("e", "h", "allowed", {}, error=False)
+    assert cache.lookup("b", "h") is not None
+    assert cache.lookup("c", "other") is None
+
+
 def test_breaker_opens_after_five_failures_and_tries_once_when_half_open(
     clock: FakeClock,
 ) -> None:
