@@ -281,7 +281,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead."""
+    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead,
+    `--soak MINUTES` the long fault soak, `--scale` the scale curve."""
     if "--compare" in sys.argv[1:]:
         from bench_compare import main as compare  # noqa: PLC0415
 
@@ -291,6 +292,16 @@ def main() -> None:
         from bench_guard import main as guard_main  # noqa: PLC0415
 
         guard_main(sys.argv[2:])
+        return
+    if "--soak" in sys.argv[1:]:
+        from bench_soak import main as soak_main  # noqa: PLC0415
+
+        soak_main(sys.argv[1:])
+        return
+    if "--scale" in sys.argv[1:]:
+        from bench_scale import main as scale_main  # noqa: PLC0415
+
+        scale_main(sys.argv[1:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")
