@@ -23,6 +23,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+import gc
 import random
 import time
 import tracemalloc
@@ -67,8 +68,10 @@ HARNESS = (
 def traced_bytes(*also: tracemalloc.Filter) -> int:
     """Traced memory now, less the harness's own retention.
 
-    Needs tracemalloc running with enough frames to see the harness (16 do).
+    Needs tracemalloc running with enough frames to see the harness (16 do). Garbage in
+    reference cycles is collected first: when the collector last ran is not growth.
     """
+    gc.collect()
     snapshot = tracemalloc.take_snapshot().filter_traces((*HARNESS, *also))
     return sum(stat.size for stat in snapshot.statistics("filename"))
 
