@@ -23,6 +23,17 @@ def test_sliding_window(clock: FakeClock) -> None:
     assert retry_message(39.2) == "Rate limited: try again in 40 s"
 
 
+def test_idle_keys_are_forgotten(clock: FakeClock) -> None:
+    limiter = RateLimiter(clock, limit=3, window=60)
+    for conversation in range(1000):
+        assert limiter.hit(f"c{conversation}") is None
+        clock.advance(seconds=1)
+    assert len(limiter) < 200  # the last minute's keys, and the sweep's slack
+    assert limiter.hit("c999") is None  # a live key keeps its hits
+    assert limiter.hit("c999") is None
+    assert limiter.hit("c999") is not None
+
+
 def test_idempotency_replays_and_refuses_changed_arguments(clock: FakeClock) -> None:
     cache = IdempotencyCache(clock)
     assert cache.lookup("id1", "h1") is None

@@ -35,6 +35,8 @@ from .utterance import Answer, match_answer, utterance_asks_for
 _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
+TAINT_KEEP_SECONDS = 3600.0
+"""A conversation's taint lasts its turn; after an hour it is only memory (one per conversation)."""
 """Without a conversation there are no turns: taint then lasts this long."""
 
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
@@ -162,6 +164,7 @@ class Guard:
         self._read_limits = RateLimiter(clock, reads_per_minute)
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
+        self._taint_sweep_at = 64
         self.unknown_tool_calls = 0
         self.attempts = 0
         self.pending_listeners: list[PendingListener] = []
@@ -534,7 +537,16 @@ class Guard:
         return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
 
     def _mark_tainted(self, caller: Caller, turn: Turn) -> None:
-        self._taint[self._taint_key(caller, turn)] = (turn.index, self.clock().timestamp())
+        now = self.clock().timestamp()
+        if len(self._taint) > self._taint_sweep_at:
+            self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
+            self._taint_sweep_at = max(64, 2 * len(self._taint))
+        self._taint[self._taint_key(caller, turn)] = (turn.index, now)
+
+    @property
+    def tainted_conversations(self) -> int:
+        """Conversations (or callers without one) whose taint is remembered."""
+        return len(self._taint)
 
     def is_tainted(self, caller: Caller, turn: Turn) -> bool:
         """True when this turn (or, without a conversation, the last minutes) read device text."""
