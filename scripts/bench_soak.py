@@ -132,11 +132,13 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
             ),
         )
         runner.start()
-        tracemalloc.start(args.frames)
+        if args.frames:
+            tracemalloc.start(args.frames)
         started = time.perf_counter()
         end = started + args.minutes * 60
         warm_until = started + args.warmup * 60
         baseline: tracemalloc.Snapshot | None = None
+        started_sampling = False
         rss: list[tuple[float, int]] = []
         memory: list[tuple[float, int]] = []
         tasks: list[tuple[float, int]] = []
@@ -144,17 +146,21 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
         try:
             while time.perf_counter() < end:
                 await runner.round()
+                emu.actions.clear()  # the emulator's log for tests; not the integration's
                 now = time.perf_counter()
                 if now < next_sample:
                     continue
                 next_sample = max(next_sample + args.sample_every, now)
                 await hass.async_block_till_done()
-                if baseline is None:
-                    baseline = tracemalloc.take_snapshot().filter_traces((*HARNESS, OWN))
+                if not started_sampling:
+                    started_sampling = True
                     runner.report.lag_s.clear()  # lag after the warm-up, like the rest
+                    if args.frames:
+                        baseline = tracemalloc.take_snapshot().filter_traces((*HARNESS, OWN))
                 elapsed = now - started
-                memory.append((elapsed, traced_bytes(OWN)))
-                runner.skip_lag()
+                if args.frames:
+                    memory.append((elapsed, traced_bytes(OWN)))
+                    runner.skip_lag()
                 rss.append((elapsed, _rss_bytes()))
                 tasks.append((elapsed, len(asyncio.all_tasks())))
                 report = runner.report
@@ -162,7 +168,8 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
                     f"{elapsed / 60:5.1f} min: {report.rounds} rounds, "
                     f"{sum(report.commands.values())} commands, "
                     f"{len(report.violations)} violations, "
-                    f"traced {memory[-1][1] / 1024:.0f} KiB, tasks {tasks[-1][1]}",
+                    f"traced {memory[-1][1] / 1024 if memory else 0:.0f} KiB, "
+                    f"RSS {rss[-1][1] / 2**20:.1f} MiB, tasks {tasks[-1][1]}",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -219,6 +226,7 @@ def _results(
         "outcomes": dict(report.outcomes),
         "tool_calls": report.tool_calls,
         "audit_records": report.audit_records,
+        "audit_expiry_records": report.expiry_records,
         "breaking_faults": breaking,
         "unavailable_after_fault": _ms(report.detect_s),
         "back_and_resynced_after_recovery": _ms(report.recover_s),
@@ -228,11 +236,13 @@ def _results(
             "last_bytes": memory[-1][1] if memory else None,
             "max_bytes": max((v for _, v in memory), default=None),
             "slope_bytes_per_minute": _slope_per_minute(memory),
+            "slope_last_half_bytes_per_minute": _slope_per_minute(memory[len(memory) // 2 :]),
         },
         "rss": {
             "first_bytes": rss[0][1] if rss else None,
             "last_bytes": rss[-1][1] if rss else None,
             "slope_bytes_per_minute": _slope_per_minute(rss),
+            "slope_last_half_bytes_per_minute": _slope_per_minute(rss[len(rss) // 2 :]),
         },
         "tasks": {
             "first": tasks[0][1] if tasks else None,
@@ -260,18 +270,25 @@ def summary(results: dict[str, Any]) -> str:
         f"({sum(v for k, v in results['commands'].items() if k.startswith('action'))} actions, "
         f"{results['tool_calls']} tool calls)",
         "outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())),
-        f"audit records: {results['audit_records']} for {results['tool_calls']} tool calls",
+        f"audit records: {results['audit_records']} for {results['tool_calls']} tool calls "
+        f"(and {results['audit_expiry_records']} for held requests that expired)",
         f"unavailable after a breaking fault: p50 {detect['p50_ms']:.0f} ms, "
         f"max {detect['max_ms']:.0f} ms (n {detect['n']}; bound 5 s)",
         f"back and resynced after recovery: p50 {back['p50_ms']:.0f} ms, "
         f"max {back['max_ms']:.0f} ms (n {back['n']}; bound 5 s)",
         f"event-loop lag after warm-up: p50 {lag['p50_ms']:.2f} ms, p99 {lag['p99_ms']:.2f} ms, "
         f"max {lag['max_ms']:.1f} ms (goal p99 < {lag['goal_p99_ms']:.0f} ms)",
-        f"traced memory after warm-up: {mem['first_bytes'] / 1024:.0f} -> "
-        f"{mem['last_bytes'] / 1024:.0f} KiB (max {mem['max_bytes'] / 1024:.0f}), "
-        f"slope {mem['slope_bytes_per_minute'] / 1024:+.1f} KiB/min",
+        (
+            f"traced memory after warm-up: {mem['first_bytes'] / 1024:.0f} -> "
+            f"{mem['last_bytes'] / 1024:.0f} KiB (max {mem['max_bytes'] / 1024:.0f}), "
+            f"slope {mem['slope_bytes_per_minute'] / 1024:+.1f} KiB/min, over the last half "
+            f"{mem['slope_last_half_bytes_per_minute'] / 1024:+.1f} KiB/min"
+            if mem["first_bytes"] is not None
+            else "traced memory: not traced (--frames 0)"
+        ),
         f"RSS: {rss['first_bytes'] / 2**20:.1f} -> {rss['last_bytes'] / 2**20:.1f} MiB, "
-        f"slope {rss['slope_bytes_per_minute'] / 1024:+.1f} KiB/min",
+        f"slope {rss['slope_bytes_per_minute'] / 1024:+.1f} KiB/min, over the last half "
+        f"{rss['slope_last_half_bytes_per_minute'] / 1024:+.1f} KiB/min",
         f"tasks: {tasks['first']} -> {tasks['last']} (max {tasks['max']})",
         f"violations: {len(results['violations'])}",
         *(f"  {v}" for v in results["violations"][:20]),
@@ -288,7 +305,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--soak", dest="minutes", type=float, required=True, metavar="MINUTES")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--warmup", type=float, default=2.0, help="minutes before sampling")
-    parser.add_argument("--frames", type=int, default=8, help="tracemalloc frames per trace")
+    parser.add_argument(
+        "--frames", type=int, default=8, help="tracemalloc frames per trace (0: no tracemalloc)"
+    )
     parser.add_argument(
         "--sample-every", type=float, default=30.0, help="seconds between memory samples"
     )

@@ -40,6 +40,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from custom_components.linn.guard import Guard
+from custom_components.linn.guard.decisions import Outcome
 from linn_emulator import LinnEmulator
 
 BREAKING = ("drop", "half_open", "reboot", "session_limit", "oversized")
@@ -110,6 +111,8 @@ class SoakReport:
     tasks: list[tuple[float, int]] = field(default_factory=list)
     tool_calls: int = 0
     audit_records: int = 0
+    """Records of tool calls (expiries of held requests are counted apart)."""
+    expiry_records: int = 0
     violations: list[str] = field(default_factory=list)
 
 
@@ -314,12 +317,18 @@ class Soak:
         self.emulator.panel.set_volume(volume)
 
     def _check_audit(self, before: int, called: Counter[str]) -> None:
+        """The round's new records are its tool calls, one each, plus any expiries.
+
+        A held request that expires (here or in an earlier round) gets its own record.
+        """
         report = self.report
         new = self.guard.audit.total - before
-        report.tool_calls += called.total()
-        report.audit_records += new
         records = self.guard.audit.records[-new:] if new else ()
-        tools = Counter(r.tool.removeprefix("linn__") for r in records)
+        calls = [r for r in records if r.outcome is not Outcome.EXPIRED]
+        report.tool_calls += called.total()
+        report.audit_records += len(calls)
+        report.expiry_records += len(records) - len(calls)
+        tools = Counter(r.tool.removeprefix("linn__") for r in calls)
         if tools != called:
             report.violations.append(
                 f"round {report.rounds}: tools called {dict(called)}, audited {dict(tools)}"
