@@ -40,9 +40,9 @@ AUDIT_RECORDS = 8
 """A short ring, full before the warm-up ends, so the audit log's growth is not counted."""
 FRAMES = 16
 MEMORY_SLACK = 128 * 1024
-"""Over four rounds. Buffers bounded by time (60 s rate windows, the idempotency cache) still
-fill during a 20 s soak, so this catches gross leaks (a connection's buffers or tasks kept
-per reconnect); the slope after they are full is the long soak's figure."""
+"""Over four rounds. Bounded buffers that are not full yet (60 s rate windows, the idempotency
+cache of up to 1,000 outcomes) still grow during a 20 s soak, so this catches gross leaks
+(48 KiB kept per reconnect fails it); the slope once they are full is the long soak's."""
 TASK_SLACK = 1
 
 
