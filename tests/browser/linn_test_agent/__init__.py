@@ -29,7 +29,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         probatio.Required("type"): "linn_test_agent/ask",
         probatio.Required("tool"): str,
         probatio.Required("arguments"): dict,
-        # the streamers' options set the expiry in minutes; tests shorten it below the form's minimum
+        # streamers' options set the expiry in minutes; tests go below the form's minimum
         probatio.Optional("expiry_seconds"): probatio.All(int, probatio.Range(min=1)),
     }
 )
