@@ -203,6 +203,29 @@ TASKS: tuple[Task, ...] = (
         ),
         lambda p: source(p[LIVING]) == "Analog 1" and p[LIVING].state.volume == 25,
     ),
+    Task(
+        "what_and_louder",
+        "multi-step",
+        "what's on in the living room? and turn it up a bit",
+        _fixed(
+            _call("get_state", player=LIVING),
+            _call("change_volume", player=LIVING, change=5),
+            Reply("It's Björk, and I turned it up to 35."),
+        ),
+        lambda p: p[LIVING].state.volume == BASELINE_VOLUME + 5,
+        setup=_play(LIVING),
+    ),
+    Task(
+        "search_play",
+        "search",
+        "put on some jazz in the kitchen",
+        _fixed(
+            _call("search_music", player=KITCHEN, query="jazz"),
+            _call("play_music", player=KITCHEN, item="m1"),
+            Reply("Playing Jazz and Blues in the kitchen."),
+        ),
+        lambda p: source(p[KITCHEN]) == "Radio" and p[KITCHEN].state.radio_id == 4,
+    ),
 )
 SMALL: tuple[str, ...] = ("volume_set", "volume_down_here", "now_playing", "turntable_at_25")
 """The subset the CI test runs: single- and multi-step, a question, a satellite's area."""
