@@ -43,7 +43,6 @@ THEIRS: Final = "theirs"
 OURS: Final = "ours"
 OURS_WITH_ASSIST: Final = "ours_with_assist"
 """A variant: our agent with the Assist API's tools enabled as well (option llm_apis)."""
-AGENTS: Final = (THEIRS, OURS)
 RUN_TIMEOUT: Final = 30.0
 SETTLE_TIMEOUT: Final = 5.0
 
