@@ -1,4 +1,4 @@
-"""The assistant's tools: the Linn tools, ask_user and other LLM APIs' tools, all guarded.
+"""The assistant's tools: the Linn tools, ask_user, remember / forget and other LLM APIs' tools.
 
 Each call passes the guard: checked, rate-limited and written to the same audit log.
 
@@ -32,6 +32,8 @@ from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_t
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
+from .memory import async_get_memory
+from .memory_tools import ForgetTool, RememberTool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -227,6 +229,9 @@ class AssistantAPI(llm.API):
                 if identified or definition.read_only
             )
         tools.append(AskUserTool())
+        if identified:  # facts are kept per user
+            memory = await async_get_memory(self.hass)
+            tools.extend([RememberTool(memory), ForgetTool(memory)])
         serializer = None
         if self.extra_api_ids:
             try:
