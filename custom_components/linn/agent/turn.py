@@ -202,6 +202,7 @@ class AssistantTurn:
             self.ledger.add_amounts(
                 self.chat_log.conversation_id, deltas.usage.ledger_amounts(self.model)
             )
+            self.hass.data[DATA_GUARD].async_ledger_changed()
             self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})
         return deltas.stop_reason
 
