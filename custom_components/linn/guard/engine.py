@@ -55,6 +55,7 @@ MSG_READ_UNTRUSTED = (
 MSG_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
+MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
 
 
 class InvalidArgument(Exception):
@@ -520,6 +521,11 @@ class Guard:
         try:
             async with asyncio.timeout(spec.timeout):
                 data = await handler.execute(arguments)
+        except asyncio.CancelledError:
+            # the caller gave up (a cancelled conversation turn): still one record
+            self.breaker.release(breaker_key)
+            self._finish(attempt, Outcome.FAILED, MSG_CANCELLED, request_id=request_id)
+            raise
         except TimeoutError:
             self.breaker.failure(breaker_key)
             state = await self._reread(handler, arguments, spec.timeout)
