@@ -145,14 +145,18 @@ class _SchemaHandler:
     run: bool
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """The tool's own schema, applied in code."""
+        """The tool's own schema, applied in code; the arguments as given pass on.
+
+        The tool validates them again when it runs, and a schema may convert values (an
+        Assist volume of 25 becomes 0.25): converting twice would change the call.
+        """
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
         try:
-            validated: dict[str, Any] = self.tool.parameters(dict(arguments))
+            self.tool.parameters(dict(arguments))
         except probatio.Invalid as err:
             raise InvalidArgument(clean_text(str(err), 200) or "invalid") from None
-        return validated
+        return dict(arguments)
 
     def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
         """Unknown in advance: Home Assistant's own checks apply to the entities."""
