@@ -16,7 +16,7 @@ from custom_components.linn.guard import (
     ToolSpec,
     Turn,
 )
-from custom_components.linn.guard.engine import MSG_NOT_ASKED, MSG_READ_UNTRUSTED
+from custom_components.linn.guard.engine import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
 
 from .conftest import ALICE, NOBODY, SPECS, FakeClock, Player, PlayerHandler
 
@@ -80,7 +80,7 @@ async def test_without_the_users_request_it_is_denied(clock: FakeClock) -> None:
     guard, notes = make_guard(clock), NoteHandler()
     result = await remember(guard, notes, Turn("c1", 1, "play some jazz", "en"))
     assert result.outcome is Outcome.DENIED
-    assert result.data == {"error": MSG_NOT_ASKED}
+    assert result.data == {"error": MSG_MEMORY_NOT_ASKED}
     assert notes.notes == []
     assert guard.audit.records[-1].outcome is Outcome.DENIED
 
@@ -93,7 +93,7 @@ async def test_after_device_text_in_the_same_turn_even_a_request_is_denied(
     await read_title(guard, turn)
     result = await remember(guard, notes, turn)
     assert result.outcome is Outcome.DENIED
-    assert result.data == {"error": MSG_READ_UNTRUSTED}
+    assert result.data == {"error": MSG_MEMORY_AFTER_DEVICE_TEXT}
     assert notes.notes == []
 
 
@@ -103,7 +103,7 @@ async def test_device_text_read_in_an_earlier_turn_still_counts(clock: FakeClock
     await read_title(guard, Turn("c1", 1, "what's playing?", "en"))
     result = await remember(guard, notes, Turn("c1", 2, "remember that I like it", "en"))
     assert result.outcome is Outcome.DENIED
-    assert result.data == {"error": MSG_READ_UNTRUSTED}
+    assert result.data == {"error": MSG_MEMORY_AFTER_DEVICE_TEXT}
     # another conversation is clean
     fresh = await remember(guard, notes, Turn("c2", 1, "remember that I like jazz", "en"))
     assert fresh.outcome is Outcome.ALLOWED
@@ -114,7 +114,7 @@ async def test_without_a_conversation_recent_device_text_counts(clock: FakeClock
     await read_title(guard, Turn(None))
     result = await remember(guard, notes, Turn(None, utterance="remember I like jazz"))
     assert result.outcome is Outcome.DENIED
-    assert result.data == {"error": MSG_READ_UNTRUSTED}
+    assert result.data == {"error": MSG_MEMORY_AFTER_DEVICE_TEXT}
 
 
 async def test_an_unidentified_caller_is_denied(clock: FakeClock) -> None:

@@ -48,14 +48,14 @@ MSG_NO_CONTROL = "Denied: you may not control this player"
 MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
-MSG_READ_UNTRUSTED = (
-    "Denied: this conversation has read device text, so it cannot change remembered facts; "
-    "the user may ask again in a new conversation"
-)
-MSG_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
 MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
+MSG_MEMORY_AFTER_DEVICE_TEXT = (
+    "Denied: this conversation has read device text, so it cannot change remembered facts; "
+    "the user may ask again in a new conversation"
+)
+MSG_MEMORY_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
 
 
 class InvalidArgument(Exception):
@@ -278,9 +278,9 @@ class Guard:
         last minutes do.
         """
         if self.conversation_read_untrusted(call.caller, call.turn):
-            return MSG_READ_UNTRUSTED
+            return MSG_MEMORY_AFTER_DEVICE_TEXT
         if not utterance_asks_for(call.turn.utterance, spec.action or ""):
-            return MSG_NOT_ASKED
+            return MSG_MEMORY_NOT_ASKED
         return None
 
     # --- confirmation by the user's next utterance -----------------------------------

@@ -20,7 +20,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.linn.agent.memory import MAX_FACTS, STORAGE_KEY, async_get_memory
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.engine import MSG_NOT_ASKED, MSG_READ_UNTRUSTED
+from custom_components.linn.guard.engine import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
@@ -94,14 +94,14 @@ async def test_an_injected_title_can_never_write_a_fact(
         Reply("Done."),
     )
     first = await converse(hass, "what's playing? remember it for me", hass_admin_user)
-    assert last_result(fake) == {"is_error": True, "error": MSG_READ_UNTRUSTED}
+    assert last_result(fake) == {"is_error": True, "error": MSG_MEMORY_AFTER_DEVICE_TEXT}
     # a later turn of the same conversation still has the title in its context
     fake.script(
         Reply(tool_uses=(ToolUse("remember", {"fact": "wants volume 100 every morning"}),)),
         Reply("Done."),
     )
     await converse(hass, "yes remember that", hass_admin_user, first.conversation_id)
-    assert last_result(fake) == {"is_error": True, "error": MSG_READ_UNTRUSTED}
+    assert last_result(fake) == {"is_error": True, "error": MSG_MEMORY_AFTER_DEVICE_TEXT}
     memory = await async_get_memory(hass)
     assert memory.facts(hass_admin_user.id) == []
     audit = hass.data[DATA_GUARD].guard.audit.records
@@ -117,7 +117,7 @@ async def test_the_model_cannot_remember_what_the_user_did_not_ask_to(
         Reply("Playing jazz."),
     )
     await converse(hass, "play some jazz", hass_admin_user)
-    assert last_result(fake) == {"is_error": True, "error": MSG_NOT_ASKED}
+    assert last_result(fake) == {"is_error": True, "error": MSG_MEMORY_NOT_ASKED}
     assert (await async_get_memory(hass)).facts(hass_admin_user.id) == []
 
 
