@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+import contextlib
 import json
 from pathlib import Path
+import socket
 import statistics
+import tempfile
 import time
 from typing import Any
 
@@ -60,6 +63,18 @@ def distribution(samples_s: list[float]) -> dict[str, float]:
     }
 
 
+@contextlib.asynccontextmanager
+async def _config_dir() -> AsyncIterator[str]:
+    with tempfile.TemporaryDirectory(prefix="bench-guard-") as path:
+        yield path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 async def _samples(count: int, once: Callable[[int], Awaitable[float]]) -> list[float]:
     """`count` samples after a warm-up of a tenth as many."""
     warm_up = count // 10
@@ -81,11 +96,17 @@ async def bench_guard(count: int) -> dict[str, dict[str, float]]:
             finally:
                 TimedHandler.device_seconds = time.perf_counter() - start
 
+    # A fresh configuration directory: the default one (inside the test package) would keep
+    # this run's registries, HTTP settings and guard storage for the next run.
     async with (
         LinnEmulator(port=0, tick_interval=3600) as emu,
-        async_test_home_assistant() as hass,
+        _config_dir() as config_dir,
+        async_test_home_assistant(config_dir=config_dir) as hass,
     ):
         hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+        # media_player needs http; on a free loopback port, not whatever holds 8123.
+        http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
+        assert await async_setup_component(hass, "http", {"http": http})
         entry = MockConfigEntry(
             domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
         )
