@@ -19,7 +19,8 @@ from .const import DOMAIN
 from .guard import InvalidArgument, RiskFacts, ToolCall, ToolFailure
 from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
 from .llm_players import Player, async_players, control_state, state_result
-from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, ToolDef
+from .llm_schemas import schema_for_players, tool_schema
+from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
 
 PREFIX = f"{DOMAIN}__"
@@ -61,20 +62,21 @@ class LinnHandler:
         ctx = self._context()
         if not ctx.players:
             raise InvalidArgument("Invalid: no Linn player is available")
-        schema = probatio.Schema(self.definition.fields(ctx.players))
+        facts = self.definition.facts(ctx.players)
+        schema = tool_schema(self.definition, facts)
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
         try:
             validated: dict[str, Any] = schema(dict(arguments))
         except probatio.Invalid as err:
-            raise InvalidArgument(self._message(err, ctx.players)) from None
+            raise InvalidArgument(self._message(err, facts)) from None
         if self.definition.check is not None:
             self.definition.check(ctx, validated)
         return validated
 
-    def _message(self, err: probatio.Invalid, players: list[Player]) -> str:
+    def _message(self, err: probatio.Invalid, facts: SchemaFacts) -> str:
         errors = err.errors if isinstance(err, probatio.MultipleInvalid) else [err]
-        hints = self.definition.hints(players)
+        hints = self.definition.hints(facts)
         first = errors[0]
         field = str(first.path[0]) if first.path else ""
         if field not in hints:
@@ -139,7 +141,7 @@ class LinnTool(llm.Tool):
         self.name = PREFIX + definition.name
         self.title = definition.title
         self.description = definition.description
-        self.parameters = probatio.Schema(definition.fields(players))
+        self.parameters = schema_for_players(definition, players)
         self.annotations = llm.ToolAnnotations(
             read_only=definition.read_only,
             destructive=definition.destructive,
