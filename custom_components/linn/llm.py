@@ -33,7 +33,12 @@ PROMPT = (
 
 
 class LinnHandler:
-    """The guard's ToolHandler for one Linn tool, over the players as they are now."""
+    """The guard's ToolHandler for one Linn tool, over the players as they are now.
+
+    Each pass through the guard starts with validate, which looks the players up afresh;
+    the steps after it in the same pass (targets, risk, execute) use that same lookup, so
+    the player that was checked is the one that is acted on.
+    """
 
     def __init__(
         self,
@@ -48,18 +53,24 @@ class LinnHandler:
         self.assistant = assistant
         self.runtime = runtime
         self.conversation = conversation
+        self._ctx: CallContext | None = None
 
-    def _context(self) -> CallContext:
-        return CallContext(
+    def _lookup(self) -> CallContext:
+        self._ctx = CallContext(
             self.hass,
             async_players(self.hass, self.assistant),
             self.conversation,
             self.runtime.short_ids,
         )
+        return self._ctx
+
+    def _context(self) -> CallContext:
+        """The players of the current pass (looked up now if validate has not run)."""
+        return self._ctx if self._ctx is not None else self._lookup()
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """The live schema, then the per-player checks."""
-        ctx = self._context()
+        ctx = self._lookup()
         if not ctx.players:
             raise InvalidArgument("Invalid: no Linn player is available")
         facts = self.definition.facts(ctx.players)
