@@ -34,8 +34,8 @@ from typing import Any
 from bench import machine, percentile
 from homeassistant import loader
 from homeassistant.const import CONF_HOST, CONF_PORT
-from homeassistant.core import Context
-from homeassistant.helpers import llm
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
@@ -97,14 +97,26 @@ class Stopwatch:
         return time.perf_counter() - self.wall, time.thread_time() - self.cpu
 
 
+def _add_other_entities(hass: HomeAssistant, count: int) -> None:
+    registry = er.async_get(hass)
+    for i in range(count):
+        registry.async_get_or_create("light", "bench_other", f"light_{i}")
+
+
 async def _samples(count: int, once: Callable[[int], Awaitable[Sample]]) -> list[Sample]:
     """`count` samples after a warm-up of a tenth as many."""
     warm_up = count // 10
     return [await once(i) for i in range(count + warm_up)][warm_up:]
 
 
-async def bench_guard(count: int) -> dict[str, dict[str, dict[str, float]]]:
-    """The three distributions, `count` samples each (after a warm-up): wall and CPU time."""
+async def bench_guard(
+    count: int, other_entities: int = 0
+) -> dict[str, dict[str, dict[str, float]]]:
+    """The three distributions, `count` samples each (after a warm-up): wall and CPU time.
+
+    `other_entities` adds that many entities of another integration to the entity registry,
+    as a home has them, before measuring.
+    """
 
     class TimedHandler(LinnHandler):
         """The real handler; the time spent in device work is recorded, not changed."""
@@ -137,6 +149,7 @@ async def bench_guard(count: int) -> dict[str, dict[str, dict[str, float]]]:
         assert await async_setup_component(hass, "homeassistant", {})
         assert await async_setup_component(hass, "llm", {})
         await hass.async_block_till_done()
+        _add_other_entities(hass, other_entities)
         unlimited = 10**9
         guard = Guard(
             TOOL_SPECS,
@@ -230,14 +243,24 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="scripts/bench guard", description=__doc__)
     parser.add_argument("--count", type=int, default=2000, help="samples per distribution")
     parser.add_argument(
+        "--other-entities",
+        type=int,
+        default=0,
+        help="entities of another integration in the registry (a home has hundreds)",
+    )
+    parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
     )
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    measured = asyncio.run(bench_guard(args.count))
+    measured = asyncio.run(bench_guard(args.count, args.other_entities))
     # other work on the machine shows in the wall-clock tails: the 1, 5, 15 minute load averages
     load = {"before": list(load_before), "after": list(os.getloadavg())}
-    results = {"machine": {**machine(), "load_average": load}, **measured}
+    results = {
+        "machine": {**machine(), "load_average": load},
+        "other_entities": args.other_entities,
+        **measured,
+    }
     print_table(results)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
