@@ -17,12 +17,13 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.linn import llm_schemas
 from custom_components.linn.guard import InvalidArgument
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_players import async_players
-from custom_components.linn.llm_schemas import schema_for_players
-from custom_components.linn.llm_tools import TOOLS_BY_NAME
+from custom_components.linn.llm_schemas import MAX_SCHEMAS, schema_for_players, tool_schema
+from custom_components.linn.llm_tools import TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
@@ -154,3 +155,15 @@ async def test_a_renamed_player_is_seen_on_the_very_next_call(
     assert handler.targets({"player": "Den", "volume": 20}) == (ENTITY_ID,)
     with pytest.raises(InvalidArgument):
         handler.validate({"player": PLAYER, "volume": 20})
+
+
+def test_the_cache_is_bounded_and_keeps_the_most_recent() -> None:
+    """A limit changed again and again must not grow the cache without end."""
+    definition = TOOLS_BY_NAME["set_volume"]
+    facts = [SchemaFacts((PLAYER,), volume_max=limit) for limit in range(MAX_SCHEMAS + 50)]
+    schemas = [tool_schema(definition, each) for each in facts]
+    assert len(llm_schemas._schemas) <= MAX_SCHEMAS
+    assert tool_schema(definition, facts[-1]) is schemas[-1]  # still cached
+    assert tool_schema(definition, facts[0]) is not schemas[0]  # evicted, built again
+    with pytest.raises(probatio.Invalid):
+        tool_schema(definition, facts[10])({"player": PLAYER, "volume": 11})
