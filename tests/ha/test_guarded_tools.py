@@ -18,7 +18,7 @@ from custom_components.linn.guard import Guard, Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
 from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.llm import LinnHandler
-from custom_components.linn.llm_tools import TOOLS_BY_NAME
+from custom_components.linn.llm_tools import TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
@@ -282,7 +282,7 @@ async def test_play_music_refuses_an_id_with_a_trailing_newline(
     item = found.data["results"][0]["id"]
     result = await call(api, "play_music", player=PLAYER, item=f"{item}\n")
     assert result.data == {"error": "Invalid argument: item must be an id like m1"}
-    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields([]))
+    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields(SchemaFacts(())))
     assert schema["properties"]["item"]["pattern"] == "^m[1-9][0-9]{0,2}(?!\\n)$"
 
 
