@@ -1,0 +1,3 @@
+"""TODO."""
+
+CASES: list = []
