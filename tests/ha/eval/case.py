@@ -32,6 +32,7 @@ class Call:
 
     tool: str
     outcome: str = "allowed"
+    """The guard's outcome; "a|b" accepts either."""
     args: Mapping[str, Any] = field(default_factory=dict)
     changes: bool = True
     """Changes a device (or asks a person): required in live mode too. Reads are optional
