@@ -48,7 +48,7 @@ async def household_user(hass: HomeAssistant) -> User:
 
 
 @pytest.fixture
-async def world(  # noqa: PLR0913, PLR0917 - the fixtures a home is made of
+async def world(
     hass: HomeAssistant,
     loaded_entry: MockConfigEntry,
     emulator: LinnEmulator,
@@ -79,7 +79,8 @@ async def world(  # noqa: PLR0913, PLR0917 - the fixtures a home is made of
     for name, entity_id in ENTITIES.items():
         area = areas.async_get_or_create(name)
         entity = entities.async_get(entity_id)
-        assert entity is not None and entity.device_id is not None, entity_id
+        assert entity is not None, entity_id
+        assert entity.device_id is not None, entity_id
         devices.async_update_device(entity.device_id, area_id=area.id)
         satellite = devices.async_get_or_create(
             config_entry_id=satellite_entry.entry_id,

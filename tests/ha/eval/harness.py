@@ -11,9 +11,9 @@ tool calls run.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+import json
 import time
 from typing import Any, Literal
 
@@ -34,7 +34,7 @@ from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic
 from tests.helpers import wait_for
 
-from .case import KITCHEN, LIVING, Call, Case, Caller, Fault, Turn
+from .case import KITCHEN, LIVING, Call, Caller, Case, Fault, Turn
 
 AGENT = "conversation.claude_assistant"
 ENTITIES = {LIVING: "media_player.living_room", KITCHEN: "media_player.kitchen"}
@@ -132,7 +132,7 @@ async def _prepare(world: World, case: Case) -> None:
     for name, metadata in setup.metadata.items():
         shown = [v for k, v in metadata.items() if k in ("title", "metatext")]
         await wait_for(lambda n=name, s=shown: any(v in _attributes(hass, n) for v in s))
-    for name, source in setup.rename_source.items():
+    for source in setup.rename_source.values():
         await wait_for(lambda s=source: s in (_attr(hass, LIVING, "source_list") or []))
     for name in setup.playing:
         await wait_for(lambda n=name: _state(hass, n) == "playing")
@@ -227,9 +227,11 @@ class _FaultHook:
             await self._reboot
             self._reboot = None
         await wait_for(
-            lambda: _state(self.world.hass, self.fault.player) not in (None, "unavailable")
-            if self.fault
-            else True,
+            lambda: (
+                _state(self.world.hass, self.fault.player) not in (None, "unavailable")
+                if self.fault
+                else True
+            ),
             RECOVER,
         )
         self.fault = None
@@ -263,9 +265,7 @@ def _describe(records: list[AuditRecord]) -> str:
     return ", ".join(f"{_tool_name(r)}{r.arguments}->{r.outcome}" for r in records) or "none"
 
 
-def check_calls(
-    expected: tuple[Call, ...], records: list[AuditRecord], mode: Mode
-) -> str | None:
+def check_calls(expected: tuple[Call, ...], records: list[AuditRecord], mode: Mode) -> str | None:
     """None when the guard saw the expected calls; else what differs.
 
     Offline: exactly these calls in this order. Live: the changes in this order (reads the
@@ -324,7 +324,7 @@ async def _check_final(world: World, case: Case, result: CaseResult) -> None:
             result.fail(f"open requests: expected {case.expect.open_requests}, got {opened}")
     try:
         guard.audit.verify()
-    except Exception as err:  # noqa: BLE001 - any broken chain fails the case
+    except Exception as err:
         result.fail(f"audit chain: {err}")
 
 
@@ -386,7 +386,7 @@ async def _turn(
     label = f"turn {turn.text!r}"
     if endpoint.fake is not None and endpoint.fake.unplayed:
         result.fail(f"{label}: {len(endpoint.fake.unplayed)} scripted steps were not used")
-        endpoint.fake._plan.clear()  # noqa: SLF001 - the next turn starts clean
+        endpoint.fake._plan.clear()  # the next turn starts clean
     wanted = turn.code_says + (turn.says if endpoint.mode == "offline" else ())
     for text in wanted:
         if text not in speech:
@@ -420,6 +420,9 @@ async def run_case(world: World, case: Case, endpoint: _Endpoint, run: int = 1) 
     """Run every turn of the case, then check the final state; never raises on a failed check."""
     hass = world.hass
     result = CaseResult(case.id, case.category, endpoint.mode, endpoint.model, run)
+    guard = hass.data[DATA_GUARD].guard
+    before = guard.ledger.totals_today()
+    audited = len(guard.audit.records)
     await _prepare(world, case)
     entry = await _add_assistant(world, case, endpoint)
     hook = _FaultHook(world, case.fault)
@@ -446,9 +449,10 @@ async def run_case(world: World, case: Case, endpoint: _Endpoint, run: int = 1) 
     finally:
         hooks["request"].remove(hook.on_request)
         hooks["response"].remove(hook)
-        await hass.config_entries.async_unload(entry.entry_id)
+        # removed, not just unloaded: a next run's entry gets the same entity id
+        await hass.config_entries.async_remove(entry.entry_id)
         await hass.async_block_till_done()
-    _measure(world, result)
+    _measure(world, result, before, audited)
     result.passed = not result.failures
     return result
 
@@ -463,16 +467,21 @@ async def _check_facts(world: World, case: Case, endpoint: _Endpoint, result: Ca
         result.fail(f"turn facts do not name the user's area {area!r}: {facts}")
 
 
-def _measure(world: World, result: CaseResult) -> None:
+def _measure(world: World, result: CaseResult, before: Mapping[str, float], audited: int) -> None:
+    """What this run added to the guard's ledger (the agent's own usage and price code)."""
     guard = world.hass.data[DATA_GUARD].guard
     totals = guard.ledger.totals_today()
-    result.model_calls = int(totals.get("model_calls", 0))
-    result.input_tokens = int(totals.get("input_tokens", 0))
-    result.output_tokens = int(totals.get("output_tokens", 0))
-    result.cache_read_tokens = int(totals.get("cache_read_tokens", 0))
-    result.cache_write_tokens = int(totals.get("cache_write_tokens", 0))
-    result.cost_usd = float(totals.get("cost_usd", 0.0))
-    result.steps = len(guard.audit.records)
+
+    def spent(name: str) -> float:
+        return totals.get(name, 0.0) - before.get(name, 0.0)
+
+    result.model_calls = int(spent("model_calls"))
+    result.input_tokens = int(spent("input_tokens"))
+    result.output_tokens = int(spent("output_tokens"))
+    result.cache_read_tokens = int(spent("cache_read_tokens"))
+    result.cache_write_tokens = int(spent("cache_write_tokens"))
+    result.cost_usd = spent("cost_usd")
+    result.steps = len(guard.audit.records) - audited
 
 
 __all__ = ["AGENT", "CaseResult", "World", "check_calls", "live", "offline", "run_case"]

@@ -1,8 +1,21 @@
 """German utterances: the model answers in German, and so does the code (confirmations,
 budgets, limited mode); "ja" / "nein" are matched in code."""
 
-from ..case import KITCHEN, LIVING, ApiError, Case, Expect, Setup, Turn, ask, asks, call
-from ..case import read, says, use
+from ..case import (
+    KITCHEN,
+    LIVING,
+    ApiError,
+    Case,
+    Expect,
+    Setup,
+    Turn,
+    ask,
+    asks,
+    call,
+    read,
+    says,
+    use,
+)
 
 CATEGORY = "german"
 

@@ -44,7 +44,9 @@ CASES = [
                 model_sees=("Jazz",),
             ),
         ),
-        expect=Expect(players={KITCHEN: {"source": "Radio", "radio_id": 4}, LIVING: {"radio_id": 0}}),
+        expect=Expect(
+            players={KITCHEN: {"source": "Radio", "radio_id": 4}, LIVING: {"radio_id": 0}}
+        ),
     ),
     Case(
         "search_nothing_found",
