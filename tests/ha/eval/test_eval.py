@@ -47,12 +47,16 @@ async def test_case_offline(world: World, case: Case) -> None:
     assert result.passed, "\n".join(result.failures)
 
 
-LIVE_CASES = [
-    pytest.param(case, run, id=f"{case.id}-run{run}")
-    for case in ALL_CASES
-    if case.live
-    for run in range(1, (_k() if _live_enabled() else 1) + 1)
-]
+LIVE_CASES = (
+    [
+        pytest.param(case, run, id=f"{case.id}-run{run}")
+        for case in ALL_CASES
+        if case.live
+        for run in range(1, _k() + 1)
+    ]
+    if _live_enabled()
+    else []
+)
 
 
 @pytest.mark.skipif(not _live_enabled(), reason="live mode: scripts/eval with ANTHROPIC_API_KEY")
