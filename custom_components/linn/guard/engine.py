@@ -493,6 +493,32 @@ class Guard:
             )
         return results
 
+    def lapse(self, requests: list[PendingRequest], caller: Caller) -> list[GuardResult]:
+        """Confirmations the user's next words did not answer lapse now, one record each.
+
+        Only the very next turn's yes can confirm a request, so an unanswered one is dead;
+        left open it would count against the user's open requests until it expires.
+        """
+        results = []
+        for request in requests:
+            if request.kind is not PendingKind.CONFIRM or request.user_id != caller.user_id:
+                continue
+            try:
+                taken = self.pending.take(request.request_id, approve=False)
+            except PendingError:
+                continue  # answered or expired meanwhile
+            self.attempts += 1
+            attempt = _Attempt(
+                request.tool, caller, Turn(request.conversation_id), request.arguments,
+                self.specs.get(request.tool),
+            )  # fmt: skip
+            attempt.args_hash = request.args_hash
+            attempt.entity_ids = request.entity_ids
+            self._resolved(taken, Outcome.DENIED, caller)
+            reason = "Denied: the user went on without a yes"
+            results.append(self._finish(attempt, Outcome.DENIED, reason, request=taken))
+        return results
+
     def _resolved(self, request: PendingRequest, outcome: Outcome, by: Caller | None) -> None:
         for listener in list(self.resolved_listeners):
             listener(request, outcome, by)
