@@ -30,7 +30,7 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import PlayerSettings
 from .untrusted import clean_text
-from .utterance import Answer, match_answer, utterance_asks_for
+from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -47,6 +47,9 @@ MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
 MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
+MSG_NOT_THIS_VOLUME = (
+    "Denied: device text was read this turn and the user did not ask for this volume"
+)
 MSG_ASK_AGAIN = (
     "Denied: device text was read this turn; the user must ask for this again in a new turn"
 )
@@ -353,7 +356,9 @@ class Guard:
         kind of action, it is refused. A call the user did ask for but that needs a yes or
         an admin is refused too: its arguments may still come from the text, and a
         request raised by device text is the approval flood an attacker wants. Neither
-        becomes a pending request; the user can ask again in a turn of their own.
+        becomes a pending request; the user can ask again in a turn of their own. A volume
+        must also follow the user's words: a number they said, or the direction they
+        asked for.
         """
         if not self.is_tainted(call.caller, call.turn):
             return None
@@ -363,6 +368,12 @@ class Guard:
             return MSG_NOT_ASKED
         if policy is not Policy.ALLOW:
             return MSG_ASK_AGAIN
+        facts = handler.risk_facts(arguments)
+        if facts.volume_target is not None and not utterance_allows_volume(
+            call.turn.utterance, facts.volume_target, facts.volume_current
+        ):
+            # "turn it down" must not become the text's "set the volume to 48"
+            return MSG_NOT_THIS_VOLUME
         return None
 
     def _open_request(
