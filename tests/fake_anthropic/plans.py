@@ -123,7 +123,7 @@ class RecordedRequest:
                 return content
             texts = [b["text"] for b in content if b.get("type") == "text"]
             if texts:
-                return texts[-1]
+                return str(texts[-1])
         return ""
 
     def tool_results(self) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Mapping
 from datetime import time
 import json
@@ -495,6 +496,21 @@ async def test_timeout_is_reported_and_state_reread(guard: Guard, player: Player
         "error": "Timed out: the player did not answer in time; its state was re-read",
         "state": {"volume": 20},
     }
+
+
+async def test_a_cancelled_call_still_ends_in_one_record(guard: Guard, player: Player) -> None:
+    player.hang = True
+    task = asyncio.create_task(call(guard, player, "standby"))
+    async with asyncio.timeout(2):
+        while not player.calls:
+            await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    (record,) = guard.audit.records
+    assert record.outcome is Outcome.FAILED
+    assert record.reason.startswith("Failed: the call was cancelled")
+    assert guard.attempts == 1
 
 
 async def test_breaker_opens_after_five_failures(

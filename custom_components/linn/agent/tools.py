@@ -1,4 +1,4 @@
-"""The assistant's tools: the Linn tools, ask_user and other LLM APIs' tools, all guarded.
+"""The assistant's tools: the Linn tools, ask_user, remember / forget and other LLM APIs' tools.
 
 Each call passes the guard: checked, rate-limited and written to the same audit log.
 
@@ -32,6 +32,8 @@ from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_t
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
+from .memory import async_get_memory
+from .memory_tools import ForgetTool, RememberTool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -144,14 +146,18 @@ class _SchemaHandler:
     run: bool
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """The tool's own schema, applied in code."""
+        """The tool's own schema, applied in code; the arguments as given pass on.
+
+        The tool validates them again when it runs, and a schema may convert values (an
+        Assist volume of 25 becomes 0.25): converting twice would change the call.
+        """
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
         try:
-            validated: dict[str, Any] = self.tool.parameters(dict(arguments))
+            self.tool.parameters(dict(arguments))
         except probatio.Invalid as err:
             raise InvalidArgument(clean_text(str(err), 200) or "invalid") from None
-        return validated
+        return dict(arguments)
 
     def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
         """Unknown in advance: Home Assistant's own checks apply to the entities."""
@@ -230,6 +236,9 @@ class AssistantAPI(llm.API):
                 if identified or definition.read_only
             )
         tools.append(AskUserTool())
+        if identified:  # facts are kept per user
+            memory = await async_get_memory(self.hass)
+            tools.extend([RememberTool(memory), ForgetTool(memory)])
         serializer = None
         if self.extra_api_ids:
             try:

@@ -36,6 +36,8 @@ _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
 """Without a conversation there are no turns: taint then lasts this long."""
+CONVERSATION_TAINT_SECONDS = 86400.0
+"""How long a conversation that read untrusted text is remembered as such."""
 
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
 MSG_NOT_AN_OBJECT = "Invalid argument: arguments must be an object"
@@ -55,6 +57,12 @@ MSG_ASK_AGAIN = (
 )
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
+MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
+MSG_MEMORY_AFTER_DEVICE_TEXT = (
+    "Denied: this conversation has read device text, so it cannot change remembered facts; "
+    "the user may ask again in a new conversation"
+)
+MSG_MEMORY_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
 
 
 class InvalidArgument(Exception):
@@ -169,6 +177,7 @@ class Guard:
         self._read_limits = RateLimiter(clock, reads_per_minute)
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
+        self._tainted_conversations: dict[str, float] = {}
         self.unknown_tool_calls = 0
         self.attempts = 0
         self.pending_listeners: list[PendingListener] = []
@@ -216,6 +225,8 @@ class Guard:
         if (wait := self._rate_limit(spec, call)) is not None:
             return self._finish(attempt, Outcome.RATE_LIMITED, retry_message(wait))
 
+        if spec.user_words_only and (denial := self._user_words_denial(spec, call)) is not None:
+            return self._finish(attempt, Outcome.DENIED, denial)
         if spec.changes_state:
             answered = self._answer_pending(attempt, call)
             if isinstance(answered, GuardResult):
@@ -267,6 +278,19 @@ class Guard:
         if wait is None and call.turn.conversation_id is not None:
             wait = self._conversation_limits.hit(call.turn.conversation_id)
         return wait
+
+    def _user_words_denial(self, spec: ToolSpec, call: ToolCall) -> str | None:
+        """Why a call that only the user's own words may cause cannot run, if it cannot.
+
+        Untrusted text read at any point of the conversation stays in the model's context,
+        so the whole conversation counts, not only this turn; without a conversation, the
+        last minutes do.
+        """
+        if self.conversation_read_untrusted(call.caller, call.turn):
+            return MSG_MEMORY_AFTER_DEVICE_TEXT
+        if not utterance_asks_for(call.turn.utterance, spec.action or ""):
+            return MSG_MEMORY_NOT_ASKED
+        return None
 
     # --- confirmation by the user's next utterance -----------------------------------
 
@@ -535,6 +559,11 @@ class Guard:
         try:
             async with asyncio.timeout(spec.timeout):
                 data = await handler.execute(arguments)
+        except asyncio.CancelledError:
+            # the caller gave up (a cancelled conversation turn): still one record
+            self.breaker.release(breaker_key)
+            self._finish(attempt, Outcome.FAILED, MSG_CANCELLED, request_id=request_id)
+            raise
         except TimeoutError:
             self.breaker.failure(breaker_key)
             state = await self._reread(handler, arguments, spec.timeout)
@@ -572,7 +601,23 @@ class Guard:
         return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
 
     def _mark_tainted(self, caller: Caller, turn: Turn) -> None:
-        self._taint[self._taint_key(caller, turn)] = (turn.index, self.clock().timestamp())
+        now = self.clock().timestamp()
+        self._taint[self._taint_key(caller, turn)] = (turn.index, now)
+        if turn.conversation_id is not None:
+            self._tainted_conversations[turn.conversation_id] = now
+            stale = [
+                key
+                for key, at in self._tainted_conversations.items()
+                if now - at > CONVERSATION_TAINT_SECONDS
+            ]
+            for key in stale:
+                del self._tainted_conversations[key]
+
+    def conversation_read_untrusted(self, caller: Caller, turn: Turn) -> bool:
+        """True when any turn of this conversation (or, without one, the last minutes) did."""
+        if turn.conversation_id is None:
+            return self.is_tainted(caller, turn)
+        return turn.conversation_id in self._tainted_conversations
 
     def is_tainted(self, caller: Caller, turn: Turn) -> bool:
         """True when this turn (or, without a conversation, the last minutes) read device text."""

@@ -255,6 +255,22 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
         }
     ),
     "limit": frozenset({"limit", "maximum", "max", "grenze", "begrenzung", "limitieren"}),
+    "memory": frozenset(
+        {
+            "remember",
+            "memorise",
+            "memorize",
+            "note",
+            "forget",
+            "merk",
+            "merke",
+            "merken",
+            "notiere",
+            "notier",
+            "vergiss",
+            "vergessen",
+        }
+    ),
 }
 
 
