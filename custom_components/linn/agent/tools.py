@@ -29,6 +29,7 @@ from ..guard import (
     clean_text,
 )
 from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
@@ -185,8 +186,8 @@ class _SchemaHandler:
         if isinstance(result, llm.ToolResult):
             if result.error:
                 raise ToolFailure(FOREIGN_FAILED)
-            return dict(result.data)
-        return dict(result)
+            return dict(bound_data(dict(result.data)))
+        return dict(bound_data(dict(result)))
 
     async def reread(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Nothing to re-read."""

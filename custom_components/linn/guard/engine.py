@@ -235,7 +235,7 @@ class Guard:
                 policy = self._decide(spec, handler, arguments, call, attempt)
                 if policy is Policy.DENY:
                     return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
-                if (refusal := self._taint_refusal(spec, handler, arguments, call, policy)):
+                if refusal := self._taint_refusal(spec, handler, arguments, call, policy):
                     return self._finish(attempt, Outcome.DENIED, refusal)
                 if policy is not Policy.ALLOW:
                     result = self._open_request(attempt, policy, arguments)
