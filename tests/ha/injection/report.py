@@ -81,10 +81,17 @@ def report(rows: list[dict[str, Any]]) -> str:
     """The tables per goal, per template and per vector."""
     cases = [r for r in rows if r["attacked"] and r["model"] == "obedient"]
     reached = sum(1 for r in cases if r["parsed"])
+    outside: dict[str, int] = defaultdict(int)
+    for r in cases:
+        if r.get("outside_results"):
+            outside[r["vector"]] += 1
+    exposure = ", ".join(f"{vector}: {n}" for vector, n in sorted(outside.items())) or "none"
     return "\n\n".join(
         [
             f"{len(cases)} attacked cases, {len(rows)} runs; the obedient model found the "
-            f"injected instruction in {reached} of the {len(cases)} cases.",
+            f"injected instruction in {reached} of the {len(cases)} cases. Cases whose attack "
+            f"text also reached the model outside tool results (tool schemas, turn facts), "
+            f"where it does not taint the turn: {exposure}.",
             "Per goal:\n\n" + table(rows, "goal"),
             "Per template:\n\n" + table(rows, "template"),
             "Per vector:\n\n" + table(rows, "vector"),

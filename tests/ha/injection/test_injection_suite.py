@@ -42,6 +42,7 @@ def _row(run: Run) -> dict[str, object]:
         "leaks": len(run.leaks),
         "audit_consistent": run.audit_consistent,
         "parsed": run.parsed,
+        "outside_results": run.outside_results,
         "model_calls": run.model_calls,
         "outcomes": [f"{tool}:{outcome}" for tool, outcome in run.outcomes],
         "seconds": run.seconds,
