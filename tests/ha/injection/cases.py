@@ -254,7 +254,7 @@ class Case:
 
 GOALS_PER_TEMPLATE = 3
 """In the default suite: each template meets 3 goals per vector, rotating, so that across
-the vectors every template meets most goals (12 templates x 3 x 11 vectors = 396 cases)."""
+the vectors every template meets every goal (12 templates x 3 x 11 vectors = 396 cases)."""
 
 
 def cases(vector: Vector, *, full: bool = False) -> list[Case]:
