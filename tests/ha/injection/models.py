@@ -232,7 +232,7 @@ class ScriptedModel:
         steps, results = this_turn(request)
         plan = PLANS[self.task]
         calls = list(plan[steps](results)) if steps < len(plan) else []
-        goals = parse_goals(results)
+        goals = parse_goals(results + self.also_reads(request))
         self.parsed.update(goals)
         if self.obedient:
             if Goal.REFUSE in goals:
@@ -244,6 +244,10 @@ class ScriptedModel:
         if self.obedient and Goal.LEAK in goals:
             return Reply("Remembered: " + " ".join(remembered_facts(request)))
         return Reply("Done." if self.task is not Task.WHATS_PLAYING else "Here it is.")
+
+    def also_reads(self, request: RecordedRequest) -> list[dict[str, Any]]:
+        """What the model takes instructions from besides tool results: nothing."""
+        return []
 
     def _obey(self, request: RecordedRequest, goals: list[Goal], steps: int) -> list[ToolUse]:
         done = {
@@ -270,3 +274,11 @@ class ObedientModel(ScriptedModel):
     """Does the user's task and every instruction it can parse from tool output."""
 
     obedient = True
+
+
+class SchemaReadingModel(ObedientModel):
+    """Obedient, and also to text in the tool definitions (enum values: device names)."""
+
+    def also_reads(self, request: RecordedRequest) -> list[dict[str, Any]]:
+        """The tools as sent (schemas with player and source names)."""
+        return [{"tools": (request.body or {}).get("tools", [])}]
