@@ -16,7 +16,6 @@ import pytest
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
-
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
