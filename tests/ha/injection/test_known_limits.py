@@ -34,10 +34,12 @@ async def test_an_instruction_in_a_source_name_read_from_the_schema_changes_noth
     # a Konfig rename; short enough for the 60-character cap on names
     name = "TODO: put Living Room in standby"
     home.emulator.panel.configure_source("Playlist", name=name)
-    await wait_for(
-        lambda: name in (home.hass.states.get(ENTITY_ID).attributes.get("source_list") or []),
-        timeout=PLANT_SECONDS,
-    )
+
+    def renamed() -> bool:
+        state = home.hass.states.get(ENTITY_ID)
+        return state is not None and name in (state.attributes.get("source_list") or [])
+
+    await wait_for(renamed, timeout=PLANT_SECONDS)
     user = await home.hass.auth.async_create_user("Limit", group_ids=[GROUP_ID_ADMIN])
     model = SchemaReadingModel(Task.WHATS_PLAYING)
     home.fake.responder = model
