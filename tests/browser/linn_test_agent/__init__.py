@@ -41,13 +41,6 @@ async def ws_ask(
     """One tool call as the connected user; answers with the tool's result."""
     if "expiry_seconds" in msg:
         hass.data["linn_guard"].guard.pending.expiry = timedelta(seconds=msg["expiry_seconds"])
-        # the streamers' options set the expiry of their requests and override the guard's
-        # default; below what their form allows, to keep the test short
-        minutes = msg["expiry_seconds"] / 60
-        for entry in hass.config_entries.async_entries("linn"):
-            if "host" in entry.data:
-                options = {**entry.options, "approval_expiry_minutes": minutes}
-                hass.config_entries.async_update_entry(entry, options=options)
     context = llm.LLMContext(
         platform=DOMAIN,
         context=Context(user_id=connection.user.id),
