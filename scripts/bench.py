@@ -281,7 +281,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead."""
+    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead,
+    `prompt ...` the prompt-size comparison with core anthropic (bench_prompt.py)."""
     if "--compare" in sys.argv[1:]:
         from bench_compare import main as compare  # noqa: PLC0415
 
@@ -291,6 +292,11 @@ def main() -> None:
         from bench_guard import main as guard_main  # noqa: PLC0415
 
         guard_main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["prompt"]:
+        from bench_prompt import main as prompt_main  # noqa: PLC0415
+
+        prompt_main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")

@@ -83,24 +83,14 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
 async def add_streamer(
     session: aiohttp.ClientSession, url: str, token: str, host: str, port: int
 ) -> None:
-    """Run the Linn config flow's manual step."""
+    """Run the Linn config flow: the menu's "Linn streamer", then the manual step."""
     headers = {"Authorization": f"Bearer {token}"}
     flow = await post(
         session, f"{url}/api/config/config_entries/flow", headers=headers, json={"handler": "linn"}
     )
-    # the user step is a menu: Linn streamer or Claude assistant
-    await post(
-        session,
-        f"{url}/api/config/config_entries/flow/{flow['flow_id']}",
-        headers=headers,
-        json={"next_step_id": "streamer"},
-    )
-    result = await post(
-        session,
-        f"{url}/api/config/config_entries/flow/{flow['flow_id']}",
-        headers=headers,
-        json={"host": host, "port": port},
-    )
+    step_url = f"{url}/api/config/config_entries/flow/{flow['flow_id']}"
+    await post(session, step_url, headers=headers, json={"next_step_id": "streamer"})  # the menu
+    result = await post(session, step_url, headers=headers, json={"host": host, "port": port})
     already_added = result.get("type") == "abort" and result.get("reason") == "already_configured"
     if result.get("type") != "create_entry" and not already_added:
         sys.exit(f"adding the emulated streamer failed: {result}")

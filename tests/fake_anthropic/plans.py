@@ -121,7 +121,7 @@ class RecordedRequest:
             content = message["content"]
             if isinstance(content, str):
                 return content
-            texts = [b["text"] for b in content if b.get("type") == "text"]
+            texts = [str(b["text"]) for b in content if b.get("type") == "text"]
             if texts:
                 return str(texts[-1])
         return ""
