@@ -29,6 +29,7 @@ from ..guard import (
     clean_text,
 )
 from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
@@ -41,6 +42,7 @@ ASK_USER: Final = "ask_user"
 FOREIGN_PREFIX: Final = "ext:"
 """Guard names of other APIs' tools, so they can never pass for a Linn tool."""
 FOREIGN_TIMEOUT: Final = 15.0
+FOREIGN_FAILED: Final = "Failed: the tool reported an error"
 QUESTION_CHARS: Final = 300
 
 
@@ -178,12 +180,14 @@ class _SchemaHandler:
         try:
             result = await self.tool.async_call(self.hass, tool_input, self.llm_context)
         except HomeAssistantError as err:
-            raise ToolFailure(f"Failed: {clean_text(str(err), 200)}") from err
+            # the message may carry device text (a Linn error's description, an entity's
+            # name): only the kind of error, which code chose, reaches the model
+            raise ToolFailure(f"Failed: {type(err).__name__}") from err
         if isinstance(result, llm.ToolResult):
             if result.error:
-                raise ToolFailure(f"Failed: {clean_text(str(result.data), 200)}")
-            return dict(result.data)
-        return dict(result)
+                raise ToolFailure(FOREIGN_FAILED)
+            return dict(bound_data(dict(result.data)))
+        return dict(bound_data(dict(result)))
 
     async def reread(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Nothing to re-read."""

@@ -30,7 +30,7 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import PlayerSettings
 from .untrusted import clean_text
-from .utterance import Answer, match_answer, utterance_asks_for
+from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -48,6 +48,13 @@ MSG_NO_CONTROL = "Denied: you may not control this player"
 MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
+MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
+MSG_NOT_THIS_VOLUME = (
+    "Denied: device text was read this turn and the user did not ask for this volume"
+)
+MSG_ASK_AGAIN = (
+    "Denied: device text was read this turn; the user must ask for this again in a new turn"
+)
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
 MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
@@ -228,6 +235,8 @@ class Guard:
                 policy = self._decide(spec, handler, arguments, call, attempt)
                 if policy is Policy.DENY:
                     return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
+                if refusal := self._taint_refusal(spec, handler, arguments, call, policy):
+                    return self._finish(attempt, Outcome.DENIED, refusal)
                 if policy is not Policy.ALLOW:
                     result = self._open_request(attempt, policy, arguments)
                     if key is not None and result.outcome is Outcome.PENDING:
@@ -346,11 +355,6 @@ class Guard:
             policy = Policy.CONFIRM
             attempt.notes.append("volume above the soft limit")
         tainted = self.is_tainted(call.caller, call.turn)
-        if tainted and not utterance_asks_for(
-            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
-        ):
-            attempt.notes.append("untrusted text read this turn; the user did not ask for this")
-            policy = max(policy, Policy.CONFIRM)
         signals = risk_signals(
             facts, quiet_hours=quiet, identified=call.caller.identified, tainted=tainted
         )
@@ -361,6 +365,40 @@ class Guard:
             attempt.notes.append("no conversation to confirm in")
             policy = Policy.APPROVE
         return policy
+
+    def _taint_refusal(
+        self,
+        spec: ToolSpec,
+        handler: ToolHandler,
+        arguments: Mapping[str, Any],
+        call: ToolCall,
+        policy: Policy,
+    ) -> str | None:
+        """Why a change after this turn read device text must not run or ask, if so.
+
+        Device text could have caused the call. Unless the user's own words ask for this
+        kind of action, it is refused. A call the user did ask for but that needs a yes or
+        an admin is refused too: its arguments may still come from the text, and a
+        request raised by device text is the approval flood an attacker wants. Neither
+        becomes a pending request; the user can ask again in a turn of their own. A volume
+        must also follow the user's words: a number they said, or the direction they
+        asked for.
+        """
+        if not self.is_tainted(call.caller, call.turn):
+            return None
+        if not utterance_asks_for(
+            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
+        ):
+            return MSG_NOT_ASKED
+        if policy is not Policy.ALLOW:
+            return MSG_ASK_AGAIN
+        facts = handler.risk_facts(arguments)
+        if facts.volume_target is not None and not utterance_allows_volume(
+            call.turn.utterance, facts.volume_target, facts.volume_current
+        ):
+            # "turn it down" must not become the text's "set the volume to 48"
+            return MSG_NOT_THIS_VOLUME
+        return None
 
     def _open_request(
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
