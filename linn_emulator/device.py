@@ -707,6 +707,26 @@ class Device:
         self.state.metatext_override = text
         self.changed()
 
+    def set_pin_title(self, pin_id: int, title: str) -> None:
+        """Rename a pin."""
+        pin = next((p for p in self.state.pins if p.id == pin_id), None)
+        if pin is None:
+            raise DeviceError(ID_NOT_FOUND, f"Pin {pin_id} not found")
+        pin.title = title
+        self.changed()
+
+    def set_preset_title(self, preset_id: int, title: str) -> None:
+        """Rename a radio preset; a playing preset shows the new name at once."""
+        for channel in self.state.radio_channels:
+            if channel.id == preset_id:
+                channel.track = replace(channel.track, title=title)
+                self.state.radio_token += 1
+                if self.state.radio_id == preset_id:
+                    self.state.radio_metadata = channel.track.didl()
+                self.changed()
+                return
+        raise DeviceError(ID_NOT_FOUND, f"Radio id {preset_id} not found")
+
 
 class RadioChannelView:
     """A preset as Radio.Read returns it."""

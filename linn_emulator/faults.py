@@ -26,6 +26,17 @@ class Faults:
         self.response_delay: float = 0.0
         """Seconds before each RESPONSE (or action ERROR) is written."""
 
+    def fail_action(self, action: str, code: int, description: str, times: int = 1) -> None:
+        """The next `times` calls of `action` (any service) answer ERROR with this text.
+
+        The description is sent as the device would send its own (any text, even hostile).
+        """
+        self._server.injected_errors.setdefault(action, []).extend([(code, description)] * times)
+
+    def clear_action_failures(self) -> None:
+        """Forget the errors fail_action queued and no call used."""
+        self._server.injected_errors.clear()
+
     def drop_connections(self) -> None:
         """Abruptly close every connection (sessions and waiting ones)."""
         self._server.abort_all()

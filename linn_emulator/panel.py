@@ -110,3 +110,11 @@ class Panel:
     def set_metatext(self, text: str) -> None:
         """Replace Info Metatext (radio now-playing text)."""
         self._device.set_metatext(text)
+
+    def set_pin_title(self, pin_id: int, title: str) -> None:
+        """Kazoo / Konfig: rename a pin (read by the next Pins.ReadList; any text)."""
+        self._device.set_pin_title(pin_id, title)
+
+    def set_preset_title(self, preset_id: int, title: str) -> None:
+        """Rename a radio preset (the station name in its DIDL-Lite; any text)."""
+        self._device.set_preset_title(preset_id, title)

@@ -200,6 +200,10 @@ class Session:
 
     def _invoke(self, request: ActionRequest) -> list[str]:
         service = self._service(request.device, request.service)
+        queued = self.server.injected_errors.get(request.action)
+        if queued:
+            code, description = queued.pop(0)
+            raise DeviceError(code, description)
         if request.version > service.version:
             raise DeviceError(VERSION_NOT_SUPPORTED)
         spec = service.actions.get(request.action)
@@ -302,6 +306,8 @@ class LpecServer:
         self._unfrozen = asyncio.Event()
         self._unfrozen.set()
         self._next_sub_id = 1
+        self.injected_errors: dict[str, list[tuple[int, str]]] = {}
+        """Action name -> errors the next calls of it answer (Faults.fail_action)."""
         self.stopped = False
         """Set by the emulator's stop(): a reboot in progress must not listen again."""
 

@@ -9,24 +9,33 @@ emulator on loopback; every call goes through the Assist API as an agent's does.
 - allowed_overhead: an allowed set_volume through the guard, minus the time spent in the
   device command (measured around the handler's execute), so what remains is the guard:
   schema re-check, permissions, limits, policy, breaker, audit record.
+
+Each is measured twice: wall-clock time (what a caller waits), and the CPU time of the event
+loop's thread (time.thread_time: what the guard itself computes). On a loaded machine the
+first grows whenever the thread waits for a core; the second much less, so it is the figure
+to compare runs made under different loads.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+import contextlib
 import json
+import os
 from pathlib import Path
+import socket
 import statistics
+import tempfile
 import time
 from typing import Any
 
 from bench import machine, percentile
 from homeassistant import loader
 from homeassistant.const import CONF_HOST, CONF_PORT
-from homeassistant.core import Context
-from homeassistant.helpers import llm
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
@@ -60,32 +69,78 @@ def distribution(samples_s: list[float]) -> dict[str, float]:
     }
 
 
-async def _samples(count: int, once: Callable[[int], Awaitable[float]]) -> list[float]:
+@contextlib.asynccontextmanager
+async def _config_dir() -> AsyncIterator[str]:
+    with tempfile.TemporaryDirectory(prefix="bench-guard-") as path:
+        yield path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+type Sample = tuple[float, float]
+"""Seconds of wall-clock time and of the event loop thread's CPU time."""
+
+
+class Stopwatch:
+    """Wall-clock and thread CPU time since it was made."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.thread_time()
+
+    def elapsed(self) -> Sample:
+        """Both times since the start."""
+        return time.perf_counter() - self.wall, time.thread_time() - self.cpu
+
+
+def _add_other_entities(hass: HomeAssistant, count: int) -> None:
+    registry = er.async_get(hass)
+    for i in range(count):
+        registry.async_get_or_create("light", "bench_other", f"light_{i}")
+
+
+async def _samples(count: int, once: Callable[[int], Awaitable[Sample]]) -> list[Sample]:
     """`count` samples after a warm-up of a tenth as many."""
     warm_up = count // 10
     return [await once(i) for i in range(count + warm_up)][warm_up:]
 
 
-async def bench_guard(count: int) -> dict[str, dict[str, float]]:
-    """The three distributions, `count` samples each (after a warm-up)."""
+async def bench_guard(
+    count: int, other_entities: int = 0
+) -> dict[str, dict[str, dict[str, float]]]:
+    """The three distributions, `count` samples each (after a warm-up): wall and CPU time.
+
+    `other_entities` adds that many entities of another integration to the entity registry,
+    as a home has them, before measuring.
+    """
 
     class TimedHandler(LinnHandler):
         """The real handler; the time spent in device work is recorded, not changed."""
 
-        device_seconds = 0.0
+        device: Sample = (0.0, 0.0)
 
         async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-            start = time.perf_counter()
+            watch = Stopwatch()
             try:
                 return await super().execute(arguments)
             finally:
-                TimedHandler.device_seconds = time.perf_counter() - start
+                TimedHandler.device = watch.elapsed()
 
+    # A fresh configuration directory: the default one (inside the test package) would keep
+    # this run's registries, HTTP settings and guard storage for the next run.
     async with (
         LinnEmulator(port=0, tick_interval=3600) as emu,
-        async_test_home_assistant() as hass,
+        _config_dir() as config_dir,
+        async_test_home_assistant(config_dir=config_dir) as hass,
     ):
         hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+        # media_player needs http; on a free loopback port, not whatever holds 8123.
+        http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
+        assert await async_setup_component(hass, "http", {"http": http})
         entry = MockConfigEntry(
             domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
         )
@@ -94,6 +149,7 @@ async def bench_guard(count: int) -> dict[str, dict[str, float]]:
         assert await async_setup_component(hass, "homeassistant", {})
         assert await async_setup_component(hass, "llm", {})
         await hass.async_block_till_done()
+        _add_other_entities(hass, other_entities)
         unlimited = 10**9
         guard = Guard(
             TOOL_SPECS,
@@ -117,25 +173,26 @@ async def bench_guard(count: int) -> dict[str, dict[str, float]]:
         player = "Living Room"
         definition = TOOLS_BY_NAME["set_volume"]
 
-        async def refused_once(i: int) -> float:
+        async def refused_once(i: int) -> Sample:
             arguments = {"player": player, "volume": 1000 + i}
-            start = time.perf_counter()
+            watch = Stopwatch()
             result = await api.async_call_tool(llm.ToolInput("linn__set_volume", arguments))
-            elapsed = time.perf_counter() - start
+            elapsed = watch.elapsed()
             assert result.error
             return elapsed
 
-        async def guarded_once(volume: int) -> tuple[float, GuardResult]:
+        async def guarded_once(volume: int) -> tuple[Sample, GuardResult]:
             handler = TimedHandler(hass, definition, "conversation", runtime, "bench")
             call = ToolCall(
                 "set_volume", {"player": player, "volume": volume}, caller, current_turn("en")
             )
-            TimedHandler.device_seconds = 0.0
-            start = time.perf_counter()
+            TimedHandler.device = (0.0, 0.0)
+            watch = Stopwatch()
             result = await guard.run(call, handler)
-            return time.perf_counter() - start - TimedHandler.device_seconds, result
+            (wall, cpu), (device_wall, device_cpu) = watch.elapsed(), TimedHandler.device
+            return (wall - device_wall, cpu - device_cpu), result
 
-        async def pending_once(_i: int) -> float:
+        async def pending_once(_i: int) -> Sample:
             elapsed, result = await guarded_once(70)  # above the soft limit: approval
             assert result.request_id is not None, result.data
             await guard.resolve(
@@ -143,7 +200,7 @@ async def bench_guard(count: int) -> dict[str, dict[str, float]]:
             )
             return elapsed
 
-        async def allowed_once(i: int) -> float:
+        async def allowed_once(i: int) -> Sample:
             elapsed, result = await guarded_once(10 + i % 30)
             assert not result.error, result.data
             return elapsed
@@ -155,25 +212,30 @@ async def bench_guard(count: int) -> dict[str, dict[str, float]]:
         await hass.config_entries.async_unload(entry.entry_id)
         await hass.async_block_till_done()
         await hass.async_stop(force=True)
+    named = {
+        "guard_refused_via_assist_api": refused,
+        "guard_pending": pending,
+        "guard_allowed_overhead": overhead,
+    }
     return {
-        "guard_refused_via_assist_api": distribution(refused),
-        "guard_pending": distribution(pending),
-        "guard_allowed_overhead": distribution(overhead),
+        "latency": {name: distribution([s[0] for s in got]) for name, got in named.items()},
+        "cpu": {name: distribution([s[1] for s in got]) for name, got in named.items()},
     }
 
 
 def print_table(results: dict[str, Any]) -> None:
     """Human-readable distributions."""
     print(f"machine: {results['machine']}")
-    header = f"{'guard overhead':<30} {'n':>5}"
-    for name in ("min", "p50", "p95", "p99", "max"):
-        header += f" {name + ' ms':>8}"
-    print(header)
-    for name, dist in results["latency"].items():
-        row = f"{name:<30} {dist['n']:>5}"
-        for key in ("min_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"):
-            row += f" {dist[key]:>8.3f}"
-        print(row)
+    for section, title in (("latency", "wall-clock"), ("cpu", "loop thread CPU")):
+        header = f"{'guard overhead, ' + title:<32} {'n':>5}"
+        for name in ("min", "p50", "p95", "p99", "max"):
+            header += f" {name + ' ms':>8}"
+        print(header)
+        for name, dist in results[section].items():
+            row = f"{name:<32} {dist['n']:>5}"
+            for key in ("min_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"):
+                row += f" {dist[key]:>8.3f}"
+            print(row)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -181,10 +243,24 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="scripts/bench guard", description=__doc__)
     parser.add_argument("--count", type=int, default=2000, help="samples per distribution")
     parser.add_argument(
+        "--other-entities",
+        type=int,
+        default=0,
+        help="entities of another integration in the registry (a home has hundreds)",
+    )
+    parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
     )
     args = parser.parse_args(argv)
-    results = {"machine": machine(), "latency": asyncio.run(bench_guard(args.count))}
+    load_before = os.getloadavg()
+    measured = asyncio.run(bench_guard(args.count, args.other_entities))
+    # other work on the machine shows in the wall-clock tails: the 1, 5, 15 minute load averages
+    load = {"before": list(load_before), "after": list(os.getloadavg())}
+    results = {
+        "machine": {**machine(), "load_average": load},
+        "other_entities": args.other_entities,
+        **measured,
+    }
     print_table(results)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

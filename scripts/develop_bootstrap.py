@@ -4,12 +4,18 @@ Used by scripts/develop: waits for Home Assistant's HTTP server, then (only the 
 time) creates the owner account through the onboarding API, finishes onboarding, and
 runs the Linn config flow against the emulator — the same steps a person would click.
 Writes a long-lived access token to <config>/.dev_token for tools like screenshots.
+
+On every start it also makes sure there is a Claude assistant entry for the key in
+LINN_ASSISTANT_KEY (and server LINN_ASSISTANT_URL, empty for Anthropic itself), replacing
+one made for another key or server, and makes its agent the preferred Assist pipeline's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 from pathlib import Path
 import sys
 from typing import Any
@@ -17,6 +23,8 @@ from typing import Any
 import aiohttp
 
 CLIENT_ID = "http://127.0.0.1/"
+NO_ASSISTANT = 3
+"""Exit status when Home Assistant is ready but the assistant could not be added."""
 
 
 async def wait_for_http(session: aiohttp.ClientSession, url: str, seconds: float) -> None:
@@ -77,20 +85,132 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
 async def add_streamer(
     session: aiohttp.ClientSession, url: str, token: str, host: str, port: int
 ) -> None:
-    """Run the Linn config flow's manual step."""
+    """Run the Linn config flow: the menu's "Linn streamer", then the manual step."""
     headers = {"Authorization": f"Bearer {token}"}
     flow = await post(
         session, f"{url}/api/config/config_entries/flow", headers=headers, json={"handler": "linn"}
     )
-    result = await post(
-        session,
-        f"{url}/api/config/config_entries/flow/{flow['flow_id']}",
-        headers=headers,
-        json={"host": host, "port": port},
-    )
+    step_url = f"{url}/api/config/config_entries/flow/{flow['flow_id']}"
+    await post(session, step_url, headers=headers, json={"next_step_id": "streamer"})  # the menu
+    result = await post(session, step_url, headers=headers, json={"host": host, "port": port})
     already_added = result.get("type") == "abort" and result.get("reason") == "already_configured"
     if result.get("type") != "create_entry" and not already_added:
         sys.exit(f"adding the emulated streamer failed: {result}")
+
+
+async def request(
+    session: aiohttp.ClientSession, method: str, url: str, token: str, **kwargs: Any
+) -> Any:
+    """An authorized REST call; fail loudly with the body on an error."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with session.request(method, url, headers=headers, **kwargs) as response:
+        if response.status >= 400:
+            sys.exit(f"{method} {url} answered {response.status}: {await response.text()}")
+        return await response.json()
+
+
+async def wait_until_running(
+    session: aiohttp.ClientSession, url: str, token: str, seconds: float
+) -> None:
+    """Until Home Assistant has started (its HTTP server answers before every part is loaded)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with asyncio.timeout(seconds):
+        while True:
+            async with session.get(f"{url}/api/config", headers=headers) as response:
+                if response.status == 200 and (await response.json()).get("state") == "RUNNING":
+                    return
+            await asyncio.sleep(1)
+
+
+async def add_assistant(
+    session: aiohttp.ClientSession, url: str, token: str, api_key: str, base_url: str
+) -> str | None:
+    """Run the config flow's assistant step (the key is checked for real); the entry id."""
+    flows = f"{url}/api/config/config_entries/flow"
+    flow = await request(session, "POST", flows, token, json={"handler": "linn"})
+    await request(
+        session, "POST", f"{flows}/{flow['flow_id']}", token, json={"next_step_id": "assistant"}
+    )
+    data = {"api_key": api_key, **({"base_url": base_url} if base_url else {})}
+    result = await request(session, "POST", f"{flows}/{flow['flow_id']}", token, json=data)
+    if result.get("type") != "create_entry":
+        # e.g. the key was refused or the server is unreachable: Home Assistant still runs
+        print(f"WARNING: the assistant was not added: {result.get('errors') or result}")
+        await request(session, "DELETE", f"{flows}/{flow['flow_id']}", token)
+        return None
+    return str(result["result"]["entry_id"])
+
+
+async def ensure_assistant(
+    session: aiohttp.ClientSession, url: str, token: str, config: Path
+) -> str | None:
+    """The assistant entry for this key and server; its entry id (None: it was not added)."""
+    api_key = os.environ["LINN_ASSISTANT_KEY"]
+    base_url = os.environ.get("LINN_ASSISTANT_URL", "")
+    marker = config / ".dev_assistant"
+    wanted = {"key_tail": api_key[-6:], "base_url": base_url}
+    entries = await request(
+        session, "GET", f"{url}/api/config/config_entries/entry?domain=linn", token
+    )
+    existing = {entry["entry_id"] for entry in entries}
+    if marker.exists():
+        known = json.loads(marker.read_text())
+        if known["entry_id"] in existing:
+            if {k: known.get(k) for k in wanted} == wanted:
+                return str(known["entry_id"])
+            await request(
+                session,
+                "DELETE",
+                f"{url}/api/config/config_entries/entry/{known['entry_id']}",
+                token,
+            )
+    entry_id = await add_assistant(session, url, token, api_key, base_url)
+    if entry_id is not None:
+        marker.write_text(json.dumps({"entry_id": entry_id, **wanted}))
+    return entry_id
+
+
+async def make_default_agent(url: str, token: str, entry_id: str) -> str:
+    """The assistant's conversation entity becomes the preferred pipeline's agent."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "auth", "access_token": token})
+        if (auth := await ws.receive_json()).get("type") != "auth_ok":
+            sys.exit(f"websocket authentication failed: {auth}")
+
+        async def call(number: int, message: dict[str, Any]) -> Any:
+            await ws.send_json({"id": number, **message})
+            answer = await ws.receive_json()
+            if not answer.get("success"):
+                sys.exit(f"{message['type']} failed: {answer}")
+            return answer["result"]
+
+        entities = await call(1, {"type": "config/entity_registry/list"})
+        agent = next(
+            (
+                e["entity_id"]
+                for e in entities
+                if e["config_entry_id"] == entry_id and e["entity_id"].startswith("conversation.")
+            ),
+            None,
+        )
+        if agent is None:
+            sys.exit("the assistant entry has no conversation entity")
+        listed = await call(2, {"type": "assist_pipeline/pipeline/list"})
+        preferred = next(p for p in listed["pipelines"] if p["id"] == listed["preferred_pipeline"])
+        if preferred["conversation_engine"] != agent:
+            update = {k: v for k, v in preferred.items() if k != "id"}
+            update["conversation_engine"] = agent
+            update["prefer_local_intents"] = False
+            await call(
+                3,
+                {
+                    "type": "assist_pipeline/pipeline/update",
+                    "pipeline_id": preferred["id"],
+                    **update,
+                },
+            )
+        return str(agent)
 
 
 DASHBOARD_PATH = "linn-dev"
@@ -170,11 +290,19 @@ async def main() -> None:
     token_file = args.config / ".dev_token"
     async with aiohttp.ClientSession() as session:
         await wait_for_http(session, args.url, seconds=600)
-        if token_file.exists():
-            return
-        token = await onboard(session, args.url, args.user, args.password)
-        await add_streamer(session, args.url, token, "127.0.0.1", args.emulator_port)
-    token_file.write_text(await websocket_setup(args.url, token))
+        if not token_file.exists():
+            token = await onboard(session, args.url, args.user, args.password)
+            await add_streamer(session, args.url, token, "127.0.0.1", args.emulator_port)
+            token_file.write_text(await websocket_setup(args.url, token))
+        token = token_file.read_text().strip()
+        if not os.environ.get("LINN_ASSISTANT_KEY"):
+            return  # no assistant asked for (the browser tests)
+        await wait_until_running(session, args.url, token, seconds=600)
+        entry_id = await ensure_assistant(session, args.url, token, args.config)
+    if entry_id is None:
+        sys.exit(NO_ASSISTANT)
+    agent = await make_default_agent(args.url, token, entry_id)
+    print(f"Assist's preferred pipeline uses {agent}")
 
 
 if __name__ == "__main__":

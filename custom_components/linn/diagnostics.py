@@ -11,6 +11,7 @@ from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
 from .agent.const import is_assistant_data
+from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
 from .guard import ChainError
 from .guard.ha_adapter import DATA_GUARD
@@ -29,6 +30,7 @@ async def async_get_config_entry_diagnostics(
             "entry": async_redact_data(dict(entry.data), {CONF_API_KEY}),
             "options": dict(entry.options),
             "guard": _guard_diagnostics(hass),
+            "memory": await _memory_diagnostics(hass),
         }
     entry = cast(LinnConfigEntry, entry)
     device = entry.runtime_data
@@ -40,6 +42,17 @@ async def async_get_config_entry_diagnostics(
         "udn": device.udn,
         "state": async_redact_data(state, TO_REDACT),
         "guard": _guard_diagnostics(hass),
+    }
+
+
+async def _memory_diagnostics(hass: HomeAssistant) -> dict[str, Any]:
+    """Remembered facts per user; users by number, not by id (the facts are shown)."""
+    memory = await async_get_memory(hass)
+    return {
+        f"user {number}": [
+            {"id": fact.id, "fact": fact.text, "added": fact.added} for fact in facts
+        ]
+        for number, facts in enumerate(memory.all_facts().values(), start=1)
     }
 
 

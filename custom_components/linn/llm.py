@@ -19,7 +19,8 @@ from .const import DOMAIN
 from .guard import InvalidArgument, RiskFacts, ToolCall, ToolFailure
 from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
 from .llm_players import Player, async_players, control_state, state_result
-from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, ToolDef
+from .llm_schemas import schema_for_players, tool_schema
+from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
 
 PREFIX = f"{DOMAIN}__"
@@ -32,7 +33,12 @@ PROMPT = (
 
 
 class LinnHandler:
-    """The guard's ToolHandler for one Linn tool, over the players as they are now."""
+    """The guard's ToolHandler for one Linn tool, over the players as they are now.
+
+    Each pass through the guard starts with validate, which looks the players up afresh;
+    the steps after it in the same pass (targets, risk, execute) use that same lookup, so
+    the player that was checked is the one that is acted on.
+    """
 
     def __init__(
         self,
@@ -47,34 +53,41 @@ class LinnHandler:
         self.assistant = assistant
         self.runtime = runtime
         self.conversation = conversation
+        self._ctx: CallContext | None = None
 
-    def _context(self) -> CallContext:
-        return CallContext(
+    def _lookup(self) -> CallContext:
+        self._ctx = CallContext(
             self.hass,
             async_players(self.hass, self.assistant),
             self.conversation,
             self.runtime.short_ids,
         )
+        return self._ctx
+
+    def _context(self) -> CallContext:
+        """The players of the current pass (looked up now if validate has not run)."""
+        return self._ctx if self._ctx is not None else self._lookup()
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """The live schema, then the per-player checks."""
-        ctx = self._context()
+        ctx = self._lookup()
         if not ctx.players:
             raise InvalidArgument("Invalid: no Linn player is available")
-        schema = probatio.Schema(self.definition.fields(ctx.players))
+        facts = self.definition.facts(ctx.players)
+        schema = tool_schema(self.definition, facts)
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
         try:
             validated: dict[str, Any] = schema(dict(arguments))
         except probatio.Invalid as err:
-            raise InvalidArgument(self._message(err, ctx.players)) from None
+            raise InvalidArgument(self._message(err, facts)) from None
         if self.definition.check is not None:
             self.definition.check(ctx, validated)
         return validated
 
-    def _message(self, err: probatio.Invalid, players: list[Player]) -> str:
+    def _message(self, err: probatio.Invalid, facts: SchemaFacts) -> str:
         errors = err.errors if isinstance(err, probatio.MultipleInvalid) else [err]
-        hints = self.definition.hints(players)
+        hints = self.definition.hints(facts)
         first = errors[0]
         field = str(first.path[0]) if first.path else ""
         if field not in hints:
@@ -139,7 +152,7 @@ class LinnTool(llm.Tool):
         self.name = PREFIX + definition.name
         self.title = definition.title
         self.description = definition.description
-        self.parameters = probatio.Schema(definition.fields(players))
+        self.parameters = schema_for_players(definition, players)
         self.annotations = llm.ToolAnnotations(
             read_only=definition.read_only,
             destructive=definition.destructive,

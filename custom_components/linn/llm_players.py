@@ -42,20 +42,32 @@ class Player:
 
 @callback
 def async_players(hass: HomeAssistant, assistant: str | None) -> list[Player]:
-    """Loaded Linn media players exposed to this assistant, sorted by name."""
-    players: list[Player] = []
-    for entry in er.async_get(hass).entities.values():
-        if entry.platform != DOMAIN or entry.domain != MEDIA_PLAYER_DOMAIN:
-            continue
-        state = hass.states.get(entry.entity_id)
-        device = async_device_for_entity(hass, entry.entity_id)
-        if state is None or device is None:
-            continue
-        if assistant and not async_should_expose(hass, assistant, entry.entity_id):
-            continue
-        name = clean_text(state.name, NAME_CHARS) or entry.entity_id
-        players.append(Player(entry.entity_id, name, device))
+    """Loaded Linn media players exposed to this assistant, sorted by name.
+
+    Runs on every tool call: it reads the entities of the loaded Linn config entries through
+    the registry's index, not the whole registry (whose size is the home's entity count).
+    """
+    registry = er.async_get(hass)
+    players = [
+        player
+        for config_entry in hass.config_entries.async_loaded_entries(DOMAIN)
+        for entry in er.async_entries_for_config_entry(registry, config_entry.entry_id)
+        if entry.platform == DOMAIN and entry.domain == MEDIA_PLAYER_DOMAIN
+        if (player := _player(hass, assistant, entry)) is not None
+    ]
     return sorted(players, key=lambda player: player.name.casefold())
+
+
+@callback
+def _player(hass: HomeAssistant, assistant: str | None, entry: er.RegistryEntry) -> Player | None:
+    """The media player entity as a Player, if it has a state, a loaded device and is exposed."""
+    state = hass.states.get(entry.entity_id)
+    device = async_device_for_entity(hass, entry.entity_id)
+    if state is None or device is None:
+        return None
+    if assistant and not async_should_expose(hass, assistant, entry.entity_id):
+        return None
+    return Player(entry.entity_id, clean_text(state.name, NAME_CHARS) or entry.entity_id, device)
 
 
 def player_state(hass: HomeAssistant, player: Player) -> dict[str, Any]:

@@ -4,6 +4,11 @@ Schemas use the voluptuous API (probatio in Home Assistant): Home Assistant turn
 same schema into the JSON Schema every agent sends to its model (additionalProperties:
 false, enums, ranges, lengths), and the guard runs it again on every call, so the model's
 view and the check in code cannot drift apart.
+
+A schema is built from SchemaFacts alone (player names, the highest volume limit, source
+names, pin and preset ids, taken from the live players on every call), never from a player:
+a schema compiled once for equal facts is the one the players would give now, so it can be
+reused (llm_schemas.py) without ever being stale.
 """
 
 from __future__ import annotations
@@ -70,6 +75,29 @@ class CallContext:
         raise InvalidArgument(f"{key} must be one of the listed players")
 
 
+@dataclass(frozen=True, slots=True)
+class SchemaFacts:
+    """Everything a tool's schema and its error hints depend on, from the live players.
+
+    Each tool takes only what its schema uses; the rest stay empty.
+    """
+
+    players: tuple[str, ...]
+    """The players' names, in order."""
+    volume_max: int = 0
+    """The highest volume limit of any player (set_volume)."""
+    limit_max: int = 0
+    """The highest volume any player's hardware allows (set_volume_limit)."""
+    sources: tuple[str, ...] = ()
+    pins: tuple[int, ...] = ()
+    presets: tuple[int, ...] = ()
+
+
+def player_names(players: list[Player]) -> SchemaFacts:
+    """The facts of a tool whose schema only names players."""
+    return SchemaFacts(tuple(player.name for player in players))
+
+
 type Fields = dict[Any, Any]
 type Runner = Callable[[CallContext, Mapping[str, Any]], Awaitable[dict[str, Any]]]
 type Checker = Callable[[CallContext, Mapping[str, Any]], None]
@@ -85,9 +113,11 @@ class ToolDef:
     read_only: bool
     destructive: bool
     idempotent: bool
-    fields: Callable[[list[Player]], Fields]
+    fields: Callable[[SchemaFacts], Fields]
     run: Runner
-    hints: Callable[[list[Player]], dict[str, str]]
+    hints: Callable[[SchemaFacts], dict[str, str]]
+    facts: Callable[[list[Player]], SchemaFacts] = player_names
+    """What `fields` and `hints` are built from."""
     check: Checker | None = None
     risk: Callable[[CallContext, Mapping[str, Any]], RiskFacts] | None = None
     prepare: Callable[[list[Player]], Awaitable[None]] | None = None
@@ -97,25 +127,26 @@ class ToolDef:
 # --- schema pieces ------------------------------------------------------------------
 
 
-def _player_field(players: list[Player], *, required: bool = True) -> Fields:
+def _player_field(facts: SchemaFacts, *, required: bool = True) -> Fields:
     marker = probatio.Required if required else probatio.Optional
     return {
-        marker("player", description="The player, by its name"): probatio.In(
-            [player.name for player in players]
-        )
+        marker("player", description="The player, by its name"): probatio.In(list(facts.players))
     }
 
 
-def _volume_max(players: list[Player]) -> int:
-    return max((player.ceiling for player in players), default=0)
+def _with_volume_max(players: list[Player]) -> SchemaFacts:
+    return SchemaFacts(
+        player_names(players).players,
+        volume_max=max((player.ceiling for player in players), default=0),
+    )
 
 
-def _player_hint(players: list[Player]) -> dict[str, str]:
+def _player_hint(facts: SchemaFacts) -> dict[str, str]:
     return {"player": "player must be one of the listed players"}
 
 
-def _volume_hint(players: list[Player]) -> dict[str, str]:
-    return {**_player_hint(players), "volume": f"volume must be 0\u2013{_volume_max(players)}"}
+def _volume_hint(facts: SchemaFacts) -> dict[str, str]:
+    return {**_player_hint(facts), "volume": f"volume must be 0\u2013{facts.volume_max}"}
 
 
 # --- runners ---------------------------------------------------------------------------
@@ -358,8 +389,24 @@ def _simple(name: str, title: str, description: str, method: str, *, idempotent:
     )
 
 
-def _all_sources(players: list[Player]) -> list[str]:
-    return sorted({name for player in players for name in player.source_names})
+def _with_sources(players: list[Player]) -> SchemaFacts:
+    sources = sorted({name for player in players for name in player.source_names})
+    return SchemaFacts(player_names(players).players, sources=tuple(sources))
+
+
+def _with_pins(players: list[Player]) -> SchemaFacts:
+    pins = sorted({i for player in players for i in _pins(player)})
+    return SchemaFacts(player_names(players).players, pins=tuple(pins))
+
+
+def _with_presets(players: list[Player]) -> SchemaFacts:
+    presets = sorted({i for player in players for i in player.device.state.radio.ids})
+    return SchemaFacts(player_names(players).players, presets=tuple(presets))
+
+
+def _with_limit_max(players: list[Player]) -> SchemaFacts:
+    highest = max((p.device.state.volume.volume_max or 0 for p in players), default=0)
+    return SchemaFacts(player_names(players).players, limit_max=highest)
 
 
 TOOLS: tuple[ToolDef, ...] = (
@@ -371,7 +418,7 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=True,
         destructive=False,
         idempotent=True,
-        fields=lambda players: _player_field(players, required=False),
+        fields=lambda facts: _player_field(facts, required=False),
         run=_get_state,
         hints=_player_hint,
     ),
@@ -393,14 +440,15 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("volume", description="The new volume"): probatio.All(
-                int, _not_bool, probatio.Range(min=0, max=_volume_max(players))
+                int, _not_bool, probatio.Range(min=0, max=facts.volume_max)
             ),
         },
         run=_set_volume,
         hints=_volume_hint,
+        facts=_with_volume_max,
         check=_check_volume,
         risk=_volume_risk,
     ),
@@ -411,15 +459,15 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=False,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("change", description="Units up (+) or down (-)"): probatio.All(
                 int, _not_bool, probatio.Range(min=-MAX_CHANGE, max=MAX_CHANGE)
             ),
         },
         run=_change_volume,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "change": f"change must be -{MAX_CHANGE}\u2013{MAX_CHANGE}, not 0",
         },
         check=_check_change,
@@ -432,12 +480,12 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("muted"): probatio.All(bool, _flag),  # bool: typed in the schema
         },
         run=_mute,
-        hints=lambda players: {**_player_hint(players), "muted": "muted must be true or false"},
+        hints=lambda facts: {**_player_hint(facts), "muted": "muted must be true or false"},
     ),
     ToolDef(
         "select_source",
@@ -446,15 +494,16 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
-            probatio.Required("source"): probatio.In(_all_sources(players)),
+        fields=lambda facts: {
+            **_player_field(facts),
+            probatio.Required("source"): probatio.In(list(facts.sources)),
         },
         run=_select_source,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "source": "source must be one of the listed sources",
         },
+        facts=_with_sources,
         check=_check_source,
     ),
     ToolDef(
@@ -464,16 +513,13 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
-            probatio.Required("pin"): probatio.All(
-                int,
-                _not_bool,
-                probatio.In(sorted({i for p in players for i in _pins(p)})),
-            ),
+        fields=lambda facts: {
+            **_player_field(facts),
+            probatio.Required("pin"): probatio.All(int, _not_bool, probatio.In(list(facts.pins))),
         },
         run=_play_pin,
-        hints=lambda players: {**_player_hint(players), "pin": "pin must be one of the pin ids"},
+        hints=lambda facts: {**_player_hint(facts), "pin": "pin must be one of the pin ids"},
+        facts=_with_pins,
         check=_check_pin,
         prepare=_read_pins,
     ),
@@ -484,19 +530,18 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("preset"): probatio.All(
-                int,
-                _not_bool,
-                probatio.In(sorted({i for p in players for i in p.device.state.radio.ids})),
+                int, _not_bool, probatio.In(list(facts.presets))
             ),
         },
         run=_play_preset,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "preset": "preset must be one of the preset ids",
         },
+        facts=_with_presets,
         check=_check_preset,
     ),
     ToolDef(
@@ -507,13 +552,13 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=True,
         destructive=False,
         idempotent=False,  # each search numbers its results on
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("query", description="What to look for"): _text(QUERY_CHARS),
         },
         run=_search_music,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "query": f"query must be 1\u2013{QUERY_CHARS} characters",
         },
     ),
@@ -524,12 +569,12 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("item"): probatio.All(str, probatio.Match(ITEM_PATTERN)),
         },
         run=_play_music,
-        hints=lambda players: {**_player_hint(players), "item": "item must be an id like m1"},
+        hints=lambda facts: {**_player_hint(facts), "item": "item must be an id like m1"},
         check=_check_item,
     ),
     ToolDef(
@@ -550,16 +595,16 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("members"): probatio.All(
-                [probatio.In([player.name for player in players])],
-                probatio.Length(min=1, max=max(1, len(players) - 1)),
+                [probatio.In(list(facts.players))],
+                probatio.Length(min=1, max=max(1, len(facts.players) - 1)),
             ),
         },
         run=_join,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "members": "members must be other listed players, each once",
         },
         check=_check_join,
@@ -582,22 +627,18 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=True,  # a safety setting; lowering it also lowers the volume
         idempotent=True,
-        fields=lambda players: {
-            **_player_field(players),
+        fields=lambda facts: {
+            **_player_field(facts),
             probatio.Required("limit"): probatio.All(
-                int,
-                _not_bool,
-                probatio.Range(
-                    min=0,
-                    max=max((p.device.state.volume.volume_max or 0 for p in players), default=0),
-                ),
+                int, _not_bool, probatio.Range(min=0, max=facts.limit_max)
             ),
         },
         run=_set_volume_limit,
-        hints=lambda players: {
-            **_player_hint(players),
+        hints=lambda facts: {
+            **_player_hint(facts),
             "limit": "limit must be within the player's range",
         },
+        facts=_with_limit_max,
         check=_check_limit,
     ),
 )

@@ -7,12 +7,13 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import service
 import probatio
 
+from .agent.memory_service import async_setup_memory_service
 from .const import ATTR_PIN, DOMAIN, SERVICE_INVOKE_PIN
 
 
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
-    """linn.invoke_pin: play one of the device's six pins (1-based, as on the remote)."""
+    """linn.invoke_pin (one of the device's pins, 1-based) and linn.clear_assistant_memory."""
     service.async_register_platform_entity_service(
         hass,
         DOMAIN,
@@ -21,3 +22,4 @@ def async_setup_services(hass: HomeAssistant) -> None:
         schema={probatio.Required(ATTR_PIN): probatio.All(int, probatio.Range(min=1))},
         func="async_invoke_pin",
     )
+    async_setup_memory_service(hass)

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { after, afterEach, before, test } from "node:test";
 
 import { chromium } from "playwright-core";
 
@@ -100,16 +100,33 @@ let admin;
 let adminTokens;
 let guestTokens;
 
+const openContexts = new Set();
+
 async function openCard(tokens, viewport = { width: 1280, height: 900 }) {
   const context = await browser.newContext({ viewport });
+  openContexts.add(context);
+  context.on("close", () => openContexts.delete(context));
   await context.addInitScript((stored) => {
     window.localStorage.setItem("hassTokens", JSON.stringify(stored));
   }, tokens);
   const page = await context.newPage();
   await page.goto(DASHBOARD);
-  await page.locator(`${CARD} ha-card`).waitFor({ timeout: 60_000 });
+  try {
+    await page.locator(`${CARD} ha-card`).waitFor({ timeout: 60_000 });
+  } catch (err) {
+    // what the browser showed instead, for whoever reads the failure
+    const shot = path.join(tmpdir(), `linn-card-failure-${Date.now()}.png`);
+    await page.screenshot({ path: shot }).catch(() => {});
+    err.message += `\n  page: ${page.url()} ${JSON.stringify((await page.title().catch(() => "")))}; screenshot: ${shot}`;
+    throw err;
+  }
   return page;
 }
+
+// a failed test must not leave its pages rendering (and loading the machine) for the next one
+afterEach(async () => {
+  for (const context of [...openContexts]) await context.close();
+});
 
 const requestIn = (page, id) => page.locator(`${CARD} .request[data-request-id="${id}"]`);
 

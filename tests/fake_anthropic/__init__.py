@@ -10,7 +10,7 @@ The agent talks to it through the real `anthropic` SDK (base_url), never a mock:
 """
 
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
-from .server import FakeAnthropic, estimate_tokens
+from .server import FakeAnthropic, cache_prefix, estimate_tokens, prompt_tokens
 
 __all__ = [
     "ApiError",
@@ -21,5 +21,7 @@ __all__ = [
     "Stall",
     "Step",
     "ToolUse",
+    "cache_prefix",
     "estimate_tokens",
+    "prompt_tokens",
 ]

@@ -121,9 +121,9 @@ class RecordedRequest:
             content = message["content"]
             if isinstance(content, str):
                 return content
-            texts = [b["text"] for b in content if b.get("type") == "text"]
+            texts = [str(b["text"]) for b in content if b.get("type") == "text"]
             if texts:
-                return texts[-1]
+                return str(texts[-1])
         return ""
 
     def tool_results(self) -> list[dict[str, Any]]:

@@ -39,6 +39,28 @@ def estimate_tokens(value: Any) -> int:
     return math.ceil(len(_canonical(value)) / CHARS_PER_TOKEN)
 
 
+def prompt_tokens(body: dict[str, Any]) -> tuple[int, int]:
+    """Estimated tokens of a request's prompt, and of its cacheable prefix.
+
+    The prefix runs (tools, then system, then messages) up to the last `cache_control`
+    marker; 0 when nothing is marked.
+    """
+    items = _prompt_items(body)
+    total = estimate_tokens(_strip_cache_control(items))
+    prefix = cache_prefix(body)
+    return total, estimate_tokens(prefix) if prefix is not None else 0
+
+
+def cache_prefix(body: dict[str, Any]) -> list[Any] | None:
+    """The prompt items up to the last `cache_control` marker (markers removed), or None."""
+    items = _prompt_items(body)
+    marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
+    if not marked:
+        return None
+    prefix: list[Any] = _strip_cache_control(items[: marked[-1] + 1])
+    return prefix
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -86,6 +108,8 @@ class FakeAnthropic:
         self.models = models
         self.min_cache_tokens = min_cache_tokens
         self.requests: list[RecordedRequest] = []
+        self.usages: list[tuple[RecordedRequest, dict[str, int]]] = []
+        """Each answered model request with the usage the fake reported for it."""
         self.hangups = 0
         """Requests the client abandoned while the server was still answering."""
         self._plan: deque[Step] = deque()
@@ -145,6 +169,12 @@ class FakeAnthropic:
     def unplayed(self) -> list[Step]:
         """Steps not yet used (a test may assert this is empty)."""
         return list(self._plan)
+
+    def discard_plan(self) -> list[Step]:
+        """Drop the steps not yet used (a run that ended early); returns them."""
+        unplayed = list(self._plan)
+        self._plan.clear()
+        return unplayed
 
     def revoke(self, api_key: str) -> None:
         """From now on this key gets 401."""
@@ -215,6 +245,7 @@ class FakeAnthropic:
         if isinstance(step, ApiError):
             return self._error(step)
         message = self._message(recorded.body, step)
+        self.usages.append((recorded, message["usage"]))
         if recorded.stream:
             return await self._stream(request, message, step)
         return web.json_response(message)
@@ -242,16 +273,11 @@ class FakeAnthropic:
     # --- building the reply ----------------------------------------------------------------
 
     def _usage(self, body: dict[str, Any]) -> dict[str, int]:
-        items = _prompt_items(body)
-        total = estimate_tokens(_strip_cache_control(items))
-        marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
+        total, prefix_tokens = prompt_tokens(body)
         usage = {"input_tokens": total, "cache_creation_input_tokens": 0}
         usage["cache_read_input_tokens"] = 0
-        if not marked:
-            return usage
-        prefix = _strip_cache_control(items[: marked[-1] + 1])
-        prefix_tokens = estimate_tokens(prefix)
-        if prefix_tokens < self.min_cache_tokens:
+        prefix = cache_prefix(body)
+        if prefix is None or prefix_tokens < self.min_cache_tokens:
             return usage
         key = hashlib.sha256((str(body.get("model")) + _canonical(prefix)).encode()).hexdigest()
         usage["input_tokens"] = max(0, total - prefix_tokens)
@@ -370,4 +396,14 @@ def _chunks(text: str, words: int) -> list[str]:
     ]
 
 
-__all__ = ["ApiError", "FakeAnthropic", "RecordedRequest", "Reply", "Stall", "ToolUse"]
+__all__ = [
+    "ApiError",
+    "FakeAnthropic",
+    "RecordedRequest",
+    "Reply",
+    "Stall",
+    "ToolUse",
+    "cache_prefix",
+    "estimate_tokens",
+    "prompt_tokens",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Mapping
 from datetime import time
 import json
@@ -264,8 +265,60 @@ async def test_injected_standby_after_reading_a_title_is_not_executed(
     turn = Turn("c1", 1, "what's playing?", "en")
     await call(guard, player, "get_state", turn=turn)
     result = await call(guard, player, "standby", turn=turn)
-    assert result.outcome is Outcome.PENDING
+    # refused, not turned into a request: device text must not raise confirmations
+    assert result.outcome is Outcome.DENIED
+    assert result.data == {
+        "error": "Denied: device text was read this turn and the user did not ask for this"
+    }
+    assert not guard.pending.open_requests()
     assert not player.standby
+
+
+async def test_an_asked_for_change_that_needs_a_yes_is_refused_after_device_text(
+    guard: Guard, player: Player
+) -> None:
+    # the user asked for volume, but the value above the soft limit may come from the title
+    turn = Turn("c1", 1, "what's playing? and turn the volume up", "en")
+    await call(guard, player, "get_state", turn=turn)
+    result = await call(guard, player, "set_volume", {"volume": 70}, turn=turn)
+    assert result.outcome is Outcome.DENIED
+    assert result.data["error"].endswith("the user must ask for this again in a new turn")
+    assert not guard.pending.open_requests()
+    # the same request in a turn of its own asks for the user's yes as before
+    again = await call(
+        guard, player, "set_volume", {"volume": 70}, turn=Turn("c1", 2, "volume to 70")
+    )
+    assert again.outcome is Outcome.PENDING
+
+
+@pytest.mark.parametrize(
+    ("utterance", "volume", "allowed"),
+    [
+        ("what's playing? turn it down a little", 15, True),
+        ("what's playing? turn it down a little", 40, False),  # the title's value
+        ("what's playing? louder please", 40, True),
+        ("what's playing? louder please", 5, False),
+        ("what's playing? set the volume to 35", 35, True),
+        ("what's playing? set the volume to 35", 40, False),
+        ("what's playing? and the volume", 30, False),  # no number, no direction
+    ],
+)
+async def test_after_device_text_the_volume_follows_the_users_own_words(
+    guard: Guard, player: Player, utterance: str, volume: int, allowed: bool
+) -> None:
+    turn = Turn("c1", 1, utterance, "en")
+    await call(guard, player, "get_state", turn=turn)
+    result = await call(guard, player, "set_volume", {"volume": volume}, turn=turn)
+    if allowed:
+        assert result.outcome is Outcome.ALLOWED
+        assert player.volume == volume
+    else:
+        assert result.data == {
+            "error": "Denied: device text was read this turn and the user did not ask for "
+            "this volume"
+        }
+        assert player.volume == 20
+        assert not guard.pending.open_requests()
 
 
 async def test_whats_playing_skip_it_works(guard: Guard, player: Player) -> None:
@@ -291,7 +344,8 @@ async def test_old_conversations_taint_is_forgotten(
     assert guard.tainted_conversations < 150  # the last hour's, and the sweep's slack
     # the live conversation is still tainted in its turn
     result = await call(guard, player, "standby", turn=Turn("c299", 1, "what's on?"))
-    assert result.outcome is Outcome.PENDING
+    assert result.outcome is Outcome.DENIED
+    assert "device text was read this turn" in result.data["error"]
 
 
 # --- approval by an admin ---------------------------------------------------------------
@@ -455,6 +509,21 @@ async def test_timeout_is_reported_and_state_reread(guard: Guard, player: Player
         "error": "Timed out: the player did not answer in time; its state was re-read",
         "state": {"volume": 20},
     }
+
+
+async def test_a_cancelled_call_still_ends_in_one_record(guard: Guard, player: Player) -> None:
+    player.hang = True
+    task = asyncio.create_task(call(guard, player, "standby"))
+    async with asyncio.timeout(2):
+        while not player.calls:
+            await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    (record,) = guard.audit.records
+    assert record.outcome is Outcome.FAILED
+    assert record.reason.startswith("Failed: the call was cancelled")
+    assert guard.attempts == 1
 
 
 async def test_breaker_opens_after_five_failures(

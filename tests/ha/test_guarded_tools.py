@@ -18,7 +18,7 @@ from custom_components.linn.guard import Guard, Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
 from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.llm import LinnHandler
-from custom_components.linn.llm_tools import TOOLS_BY_NAME
+from custom_components.linn.llm_tools import TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
@@ -204,7 +204,8 @@ async def test_injected_title_changes_nothing_with_an_obedient_agent(
     results = await obedient_agent(api)
     assert len(results) == 1  # the agent did try
     assert results[0].error
-    assert results[0].data["error"].startswith(("Needs confirmation", "Needs approval"))
+    assert results[0].data["error"].startswith("Denied: device text was read this turn")
+    assert not hass.data[DATA_GUARD].guard.pending.open_requests()  # no request raised
     assert emulator.state.volume == 30
     assert emulator.state.standby is False
     assert emulator.state.source_index == source_before
@@ -243,15 +244,16 @@ async def test_set_volume_limit_needs_an_admin_approval_that_survives_a_restart(
 
 async def test_audit_records_every_attempt(hass: HomeAssistant, hass_admin_user: User) -> None:
     api = await assist(hass, hass_admin_user)
+    # the request first: after get_state has read device text, it would be refused instead
+    await call(api, "set_volume_limit", player=PLAYER, limit=10)
     await call(api, "get_state")
     await call(api, "set_volume", player=PLAYER, volume=999)
-    await call(api, "set_volume_limit", player=PLAYER, limit=10)
     guard = runtime(hass).guard
     assert guard.attempts == guard.audit.total == 3
     assert [r.outcome for r in guard.audit.records] == [
+        Outcome.PENDING,
         Outcome.ALLOWED,
         Outcome.INVALID,
-        Outcome.PENDING,
     ]
     guard.audit.verify()
 
@@ -282,7 +284,7 @@ async def test_play_music_refuses_an_id_with_a_trailing_newline(
     item = found.data["results"][0]["id"]
     result = await call(api, "play_music", player=PLAYER, item=f"{item}\n")
     assert result.data == {"error": "Invalid argument: item must be an id like m1"}
-    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields([]))
+    schema = probatio.to_openapi(TOOLS_BY_NAME["play_music"].fields(SchemaFacts(())))
     assert schema["properties"]["item"]["pattern"] == "^m[1-9][0-9]{0,2}(?!\\n)$"
 
 

@@ -150,6 +150,9 @@ async def _call(api: llm.APIInstance, tool: str, arguments: Any) -> llm.ToolResu
     return await api.async_call_tool(llm.ToolInput(f"linn__{tool}", arguments))
 
 
+TAINT_REFUSAL = "Denied: device text was read this turn and the user did not ask for this"
+
+
 def _pending_id(result: llm.ToolResult) -> str | None:
     error = str(result.data.get("error", ""))
     if error.startswith(("Needs approval: request ", "Needs confirmation: ")):
@@ -163,8 +166,6 @@ def _expect_pending(
     """Whether the default policy holds this valid call for a yes (independent oracle)."""
     if tool == "set_volume_limit":
         return True  # approve, always
-    if tool == "play_music":
-        return True  # the search that issued the id read device text: tainted
     if tool in {"set_volume", "change_volume"}:
         player = world.player(arguments["player"])
         soft = int(player.ceiling * SOFT_LIMIT_SHARE)
@@ -267,7 +268,7 @@ async def _fuzz(
     refused_sets = invalid_sets(tool, world, valid_sets, values, keys, INVALID)
     guard = hass.data[DATA_GUARD].guard
 
-    outcomes = {"allowed": 0, "pending": 0}
+    outcomes = {"allowed": 0, "pending": 0, "refused": 0}
     for arguments in valid_sets:
         pending = _expect_pending(tool, arguments, world, emus)
         target = (
@@ -278,6 +279,13 @@ async def _fuzz(
         before = {name: _projection(emu) for name, emu in emus.items()}
         result = await _call(api, tool, arguments)
         request_id = _pending_id(result)
+        if tool == "play_music":
+            # the search that issued the id read device text, and a direct call has no
+            # utterance that asks for it: refused without raising a request
+            assert result.data == {"error": TAINT_REFUSAL}, (tool, arguments, result.data)
+            assert {name: _projection(emu) for name, emu in emus.items()} == before, arguments
+            outcomes["refused"] += 1
+            continue
         if request_id is None:
             assert not result.error, (tool, arguments, result.data)
             assert not pending, (tool, arguments, "ran without confirmation")

@@ -198,7 +198,8 @@ async def test_an_injected_title_never_executes_with_an_obedient_model(
     chat = Conversation(hass, hass_admin_user)
     results = await chat.turn("what's playing?", [("get_state", {"player": PLAYER})], obey=True)
     assert len(results) == 2  # the model did obey
-    assert results[1].data["error"].startswith(("Needs confirmation", "Needs approval"))
+    assert results[1].data["error"].startswith("Denied: device text was read this turn")
+    assert not hass.data[DATA_GUARD].guard.pending.open_requests()  # no request raised
     # the next turn: the user talks about something else; the injection still changes nothing
     await chat.turn("thanks, that's all", [])
     await hass.async_block_till_done()

@@ -99,6 +99,19 @@ def test_metatext_plain_or_didl() -> None:
     assert parse_metatext("  ") is None
 
 
+@pytest.mark.parametrize(
+    "text", ["<3 Love Song - The Band", "<INFORMATION> a station's text", "<Live> Jóga", "<<>>"]
+)
+def test_metatext_that_starts_with_a_bracket_is_plain_text(text: str) -> None:
+    """Only a DIDL-Lite document is parsed; other text starting with '<' was lost before."""
+    assert parse_metatext(text) == text
+
+
+def test_metatext_didl_with_an_xml_declaration_or_prefix() -> None:
+    assert parse_metatext('<?xml version="1.0"?>' + DIDL) == parse_metatext(DIDL)
+    assert parse_metatext("<DIDL-Lite><item><title>broken") is None
+
+
 def test_parse_source_xml() -> None:
     sources = parse_source_xml(SOURCE_XML)
     assert [(s.index, s.system_name, s.name, s.type, s.visible) for s in sources] == [

@@ -58,7 +58,9 @@ async def async_resolve_confirmation(  # noqa: PLR0917
         return None
     answer = match_answer(turn.utterance, turn.language)
     if answer is Answer.NEITHER:
-        return None  # the model hears the new request; the guard lets the old one lapse
+        # the model hears the new request; the unanswered ones lapse now, not at expiry
+        hass.data[DATA_GUARD].guard.lapse(waiting, caller)
+        return None
     players = async_players(hass, llm_context.assistant)
     failures: list[str] = []
     for request in waiting:

@@ -1,4 +1,4 @@
-"""The assistant's tools: the Linn tools, ask_user and other LLM APIs' tools, all guarded.
+"""The assistant's tools: the Linn tools, ask_user, remember / forget and other LLM APIs' tools.
 
 Each call passes the guard: checked, rate-limited and written to the same audit log.
 
@@ -29,9 +29,12 @@ from ..guard import (
     clean_text,
 )
 from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
+from .memory import async_get_memory
+from .memory_tools import ForgetTool, RememberTool
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -39,6 +42,7 @@ ASK_USER: Final = "ask_user"
 FOREIGN_PREFIX: Final = "ext:"
 """Guard names of other APIs' tools, so they can never pass for a Linn tool."""
 FOREIGN_TIMEOUT: Final = 15.0
+FOREIGN_FAILED: Final = "Failed: the tool reported an error"
 QUESTION_CHARS: Final = 300
 
 
@@ -143,14 +147,18 @@ class _SchemaHandler:
     run: bool
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """The tool's own schema, applied in code."""
+        """The tool's own schema, applied in code; the arguments as given pass on.
+
+        The tool validates them again when it runs, and a schema may convert values (an
+        Assist volume of 25 becomes 0.25): converting twice would change the call.
+        """
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
         try:
-            validated: dict[str, Any] = self.tool.parameters(dict(arguments))
+            self.tool.parameters(dict(arguments))
         except probatio.Invalid as err:
             raise InvalidArgument(clean_text(str(err), 200) or "invalid") from None
-        return validated
+        return dict(arguments)
 
     def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
         """Unknown in advance: Home Assistant's own checks apply to the entities."""
@@ -172,12 +180,14 @@ class _SchemaHandler:
         try:
             result = await self.tool.async_call(self.hass, tool_input, self.llm_context)
         except HomeAssistantError as err:
-            raise ToolFailure(f"Failed: {clean_text(str(err), 200)}") from err
+            # the message may carry device text (a Linn error's description, an entity's
+            # name): only the kind of error, which code chose, reaches the model
+            raise ToolFailure(f"Failed: {type(err).__name__}") from err
         if isinstance(result, llm.ToolResult):
             if result.error:
-                raise ToolFailure(f"Failed: {clean_text(str(result.data), 200)}")
-            return dict(result.data)
-        return dict(result)
+                raise ToolFailure(FOREIGN_FAILED)
+            return dict(bound_data(dict(result.data)))
+        return dict(bound_data(dict(result)))
 
     async def reread(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Nothing to re-read."""
@@ -227,6 +237,9 @@ class AssistantAPI(llm.API):
                 if identified or definition.read_only
             )
         tools.append(AskUserTool())
+        if identified:  # facts are kept per user
+            memory = await async_get_memory(self.hass)
+            tools.extend([RememberTool(memory), ForgetTool(memory)])
         serializer = None
         if self.extra_api_ids:
             try:

@@ -32,6 +32,7 @@ from .const import (
     option,
 )
 from .fallback import async_local_reply
+from .memory import async_get_memory
 from .messages import chat_messages
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .replies import Say, say
@@ -128,7 +129,9 @@ class AssistantTurn:
         tools = tool_params(instance.tools, instance.custom_serializer)
         tool_names = {tool.name for tool in instance.tools}
         players = async_players(self.hass, llm_context.assistant)
-        facts = turn_facts(self.hass, self.user_input.device_id, players)
+        memory = await async_get_memory(self.hass)
+        remembered = [fact.as_data() for fact in memory.facts(self.user_input.context.user_id)]
+        facts = turn_facts(self.hass, self.user_input.device_id, players, remembered)
         request: dict[str, Any] = {
             "model": self.model,
             "max_tokens": option(self.options, CONF_MAX_TOKENS),
@@ -199,6 +202,7 @@ class AssistantTurn:
             self.ledger.add_amounts(
                 self.chat_log.conversation_id, deltas.usage.ledger_amounts(self.model)
             )
+            self.hass.data[DATA_GUARD].async_ledger_changed()
             self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})
         return deltas.stop_reason
 

@@ -16,8 +16,15 @@ from .const import (
     option,
 )
 
-PRICES_DATED: Final = "2025-11-24"
-"""When PRICES was last checked against Anthropic's published price list."""
+PRICES_DATED: Final = "2026-12-03"
+"""When PRICES was last compared with Anthropic's published price list.
+
+Checked on this date against the copy of Anthropic's pricing and model pages held in the
+project's documentation search (the copy's own date is not known), not against the live
+site: re-check before relying on a cost figure. Rows are only models whose price that copy
+showed; cache writes are 5-minute writes (1.25 x input), cache reads 0.1 x input, except
+where the page lists other figures (Fable 5.1).
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +41,18 @@ PRICES: Final[Mapping[str, Price]] = {
     "claude-haiku-4-5": Price(1.00, 5.00, 1.25, 0.10),
     "claude-sonnet-4-5": Price(3.00, 15.00, 3.75, 0.30),
     "claude-opus-4-5": Price(5.00, 25.00, 6.25, 0.50),
+    "claude-opus-4-6": Price(5.00, 25.00, 6.25, 0.50),
+    "claude-opus-4-7": Price(5.00, 25.00, 6.25, 0.50),
+    "claude-opus-4-8": Price(5.00, 25.00, 6.25, 0.50),
+    "claude-opus-5": Price(5.00, 25.00, 6.25, 0.50),
     "claude-opus-4-1": Price(15.00, 75.00, 18.75, 1.50),
+    "claude-fable-5-1": Price(10.00, 50.00, 12.50, 0.25),
+    "claude-fable-5": Price(10.00, 50.00, 12.50, 1.00),
     "claude-3-5-haiku": Price(0.80, 4.00, 1.00, 0.08),
 }
 UNKNOWN_MODEL_PRICE: Final = PRICES["claude-sonnet-4-5"]
-"""A model not in the table (a newer one, a local server) is costed like Sonnet: budgets
-then err on the safe side for small models."""
+"""A model not in the table (a newer one, a local server) is costed like Sonnet 4.5: budgets
+then err on the safe side for smaller models (not for the Fable class, which is listed)."""
 
 # ledger counter names
 TOKENS: Final = "tokens"

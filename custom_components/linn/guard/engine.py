@@ -30,14 +30,16 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import PlayerSettings
 from .untrusted import clean_text
-from .utterance import Answer, match_answer, utterance_asks_for
+from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
 
 _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
-TAINT_KEEP_SECONDS = 3600.0
-"""A conversation's taint lasts its turn; after an hour it is only memory (one per conversation)."""
 """Without a conversation there are no turns: taint then lasts this long."""
+TAINT_KEEP_SECONDS = 3600.0
+"""A turn's taint lasts the turn; after an hour it is only memory (one per conversation)."""
+CONVERSATION_TAINT_SECONDS = 86400.0
+"""How long a conversation that read untrusted text is remembered as such."""
 
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
 MSG_NOT_AN_OBJECT = "Invalid argument: arguments must be an object"
@@ -48,8 +50,21 @@ MSG_NO_CONTROL = "Denied: you may not control this player"
 MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
+MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
+MSG_NOT_THIS_VOLUME = (
+    "Denied: device text was read this turn and the user did not ask for this volume"
+)
+MSG_ASK_AGAIN = (
+    "Denied: device text was read this turn; the user must ask for this again in a new turn"
+)
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
+MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
+MSG_MEMORY_AFTER_DEVICE_TEXT = (
+    "Denied: this conversation has read device text, so it cannot change remembered facts; "
+    "the user may ask again in a new conversation"
+)
+MSG_MEMORY_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
 
 
 class InvalidArgument(Exception):
@@ -165,6 +180,7 @@ class Guard:
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
         self._taint_sweep_at = 64
+        self._tainted_conversations: dict[str, float] = {}
         self.unknown_tool_calls = 0
         self.attempts = 0
         self.pending_listeners: list[PendingListener] = []
@@ -212,6 +228,8 @@ class Guard:
         if (wait := self._rate_limit(spec, call)) is not None:
             return self._finish(attempt, Outcome.RATE_LIMITED, retry_message(wait))
 
+        if spec.user_words_only and (denial := self._user_words_denial(spec, call)) is not None:
+            return self._finish(attempt, Outcome.DENIED, denial)
         if spec.changes_state:
             answered = self._answer_pending(attempt, call)
             if isinstance(answered, GuardResult):
@@ -220,6 +238,8 @@ class Guard:
                 policy = self._decide(spec, handler, arguments, call, attempt)
                 if policy is Policy.DENY:
                     return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
+                if refusal := self._taint_refusal(spec, handler, arguments, call, policy):
+                    return self._finish(attempt, Outcome.DENIED, refusal)
                 if policy is not Policy.ALLOW:
                     result = self._open_request(attempt, policy, arguments)
                     if key is not None and result.outcome is Outcome.PENDING:
@@ -261,6 +281,19 @@ class Guard:
         if wait is None and call.turn.conversation_id is not None:
             wait = self._conversation_limits.hit(call.turn.conversation_id)
         return wait
+
+    def _user_words_denial(self, spec: ToolSpec, call: ToolCall) -> str | None:
+        """Why a call that only the user's own words may cause cannot run, if it cannot.
+
+        Untrusted text read at any point of the conversation stays in the model's context,
+        so the whole conversation counts, not only this turn; without a conversation, the
+        last minutes do.
+        """
+        if self.conversation_read_untrusted(call.caller, call.turn):
+            return MSG_MEMORY_AFTER_DEVICE_TEXT
+        if not utterance_asks_for(call.turn.utterance, spec.action or ""):
+            return MSG_MEMORY_NOT_ASKED
+        return None
 
     # --- confirmation by the user's next utterance -----------------------------------
 
@@ -325,11 +358,6 @@ class Guard:
             policy = Policy.CONFIRM
             attempt.notes.append("volume above the soft limit")
         tainted = self.is_tainted(call.caller, call.turn)
-        if tainted and not utterance_asks_for(
-            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
-        ):
-            attempt.notes.append("untrusted text read this turn; the user did not ask for this")
-            policy = max(policy, Policy.CONFIRM)
         signals = risk_signals(
             facts, quiet_hours=quiet, identified=call.caller.identified, tainted=tainted
         )
@@ -340,6 +368,40 @@ class Guard:
             attempt.notes.append("no conversation to confirm in")
             policy = Policy.APPROVE
         return policy
+
+    def _taint_refusal(
+        self,
+        spec: ToolSpec,
+        handler: ToolHandler,
+        arguments: Mapping[str, Any],
+        call: ToolCall,
+        policy: Policy,
+    ) -> str | None:
+        """Why a change after this turn read device text must not run or ask, if so.
+
+        Device text could have caused the call. Unless the user's own words ask for this
+        kind of action, it is refused. A call the user did ask for but that needs a yes or
+        an admin is refused too: its arguments may still come from the text, and a
+        request raised by device text is the approval flood an attacker wants. Neither
+        becomes a pending request; the user can ask again in a turn of their own. A volume
+        must also follow the user's words: a number they said, or the direction they
+        asked for.
+        """
+        if not self.is_tainted(call.caller, call.turn):
+            return None
+        if not utterance_asks_for(
+            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
+        ):
+            return MSG_NOT_ASKED
+        if policy is not Policy.ALLOW:
+            return MSG_ASK_AGAIN
+        facts = handler.risk_facts(arguments)
+        if facts.volume_target is not None and not utterance_allows_volume(
+            call.turn.utterance, facts.volume_target, facts.volume_current
+        ):
+            # "turn it down" must not become the text's "set the volume to 48"
+            return MSG_NOT_THIS_VOLUME
+        return None
 
     def _open_request(
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
@@ -472,6 +534,32 @@ class Guard:
             )
         return results
 
+    def lapse(self, requests: list[PendingRequest], caller: Caller) -> list[GuardResult]:
+        """Confirmations the user's next words did not answer lapse now, one record each.
+
+        Only the very next turn's yes can confirm a request, so an unanswered one is dead;
+        left open it would count against the user's open requests until it expires.
+        """
+        results = []
+        for request in requests:
+            if request.kind is not PendingKind.CONFIRM or request.user_id != caller.user_id:
+                continue
+            try:
+                taken = self.pending.take(request.request_id, approve=False)
+            except PendingError:
+                continue  # answered or expired meanwhile
+            self.attempts += 1
+            attempt = _Attempt(
+                request.tool, caller, Turn(request.conversation_id), request.arguments,
+                self.specs.get(request.tool),
+            )  # fmt: skip
+            attempt.args_hash = request.args_hash
+            attempt.entity_ids = request.entity_ids
+            self._resolved(taken, Outcome.DENIED, caller)
+            reason = "Denied: the user went on without a yes"
+            results.append(self._finish(attempt, Outcome.DENIED, reason, request=taken))
+        return results
+
     def _resolved(self, request: PendingRequest, outcome: Outcome, by: Caller | None) -> None:
         for listener in list(self.resolved_listeners):
             listener(request, outcome, by)
@@ -500,6 +588,11 @@ class Guard:
         try:
             async with asyncio.timeout(spec.timeout):
                 data = await handler.execute(arguments)
+        except asyncio.CancelledError:
+            # the caller gave up (a cancelled conversation turn): still one record
+            self.breaker.release(breaker_key)
+            self._finish(attempt, Outcome.FAILED, MSG_CANCELLED, request_id=request_id)
+            raise
         except TimeoutError:
             self.breaker.failure(breaker_key)
             state = await self._reread(handler, arguments, spec.timeout)
@@ -542,11 +635,26 @@ class Guard:
             self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
             self._taint_sweep_at = max(64, 2 * len(self._taint))
         self._taint[self._taint_key(caller, turn)] = (turn.index, now)
+        if turn.conversation_id is not None:
+            self._tainted_conversations[turn.conversation_id] = now
+            stale = [
+                key
+                for key, at in self._tainted_conversations.items()
+                if now - at > CONVERSATION_TAINT_SECONDS
+            ]
+            for key in stale:
+                del self._tainted_conversations[key]
 
     @property
     def tainted_conversations(self) -> int:
-        """Conversations (or callers without one) whose taint is remembered."""
+        """Turns (per conversation, or per caller without one) whose taint is remembered."""
         return len(self._taint)
+
+    def conversation_read_untrusted(self, caller: Caller, turn: Turn) -> bool:
+        """True when any turn of this conversation (or, without one, the last minutes) did."""
+        if turn.conversation_id is None:
+            return self.is_tainted(caller, turn)
+        return turn.conversation_id in self._tainted_conversations
 
     def is_tainted(self, caller: Caller, turn: Turn) -> bool:
         """True when this turn (or, without a conversation, the last minutes) read device text."""

@@ -44,9 +44,13 @@ class GuardRuntime:
         guard.change_listeners.append(self._schedule_save)
 
     async def async_load(self) -> None:
-        """Restore pending requests and the audit log; a broken chain raises a repair."""
+        """Restore pending requests, today's budget counters and the audit log.
+
+        A broken audit chain raises a repair issue.
+        """
         data = await self.store.async_load() or {}
         self.guard.pending.load(data.get("pending"))
+        self.guard.ledger.load(data.get("ledger"))
         if "audit" in data:
             try:
                 self.guard.audit = AuditLog.load(data["audit"])
@@ -71,10 +75,16 @@ class GuardRuntime:
     def _schedule_save(self) -> None:
         self.store.async_delay_save(self._data, SAVE_DELAY)
 
+    @callback
+    def async_ledger_changed(self) -> None:
+        """Counters were added outside a tool call (a model call's usage): save them soon."""
+        self._schedule_save()
+
     def _data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "pending": self.guard.pending.to_dict(),
             "audit": self.guard.audit.to_dict(),
+            "ledger": self.guard.ledger.to_dict(),
         }
         if (broken := getattr(self, "_broken", None)) is not None:
             data["audit_broken"] = broken

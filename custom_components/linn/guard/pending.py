@@ -18,6 +18,10 @@ from .clock import Clock
 
 DEFAULT_EXPIRY = timedelta(minutes=5)
 MAX_PENDING_PER_USER = 5
+KEEP_RESOLVED = timedelta(days=1)
+"""Resolved requests are kept this long so a replayed id is recognised."""
+PRUNE_EVERY = timedelta(minutes=10)
+"""Day-old requests are looked for at most this often (not on every call)."""
 _ID_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud, they look like 1 and 0
 
 
@@ -104,6 +108,10 @@ class PendingBook:
         self.expiry = expiry
         self.max_per_user = max_per_user
         self._requests: dict[str, PendingRequest] = {}
+        """Every kept request by id: open ones, and resolved ones for a day."""
+        self._open: dict[str, PendingRequest] = {}
+        """The open ones only (a handful): what every call's checks look through."""
+        self._pruned: datetime | None = None
         self._unreported: list[PendingRequest] = []
 
     # --- queries --------------------------------------------------------------------
@@ -115,16 +123,12 @@ class PendingBook:
     def open_requests(self) -> list[PendingRequest]:
         """Open requests that have not expired."""
         self.expire_due()
-        return [r for r in self._requests.values() if r.status is PendingStatus.OPEN]
+        return list(self._open.values())
 
     def awaiting_approval(self) -> list[PendingRequest]:
         """Open, unexpired requests for an admin, without changing anything."""
         now = self._clock()
-        return [
-            r
-            for r in self._requests.values()
-            if r.kind is PendingKind.APPROVE and r.status is PendingStatus.OPEN and now < r.expires
-        ]
+        return [r for r in self._open.values() if r.kind is PendingKind.APPROVE and now < r.expires]
 
     def find_open(
         self, user_id: str | None, conversation_id: str | None, tool: str, hash_: str
@@ -174,7 +178,7 @@ class PendingBook:
             expires=now + (expiry if expiry is not None else self.expiry),
             entity_ids=entity_ids,
         )
-        self._requests[request.request_id] = request
+        self._keep(request)
         return request
 
     def take(self, request_id: str, *, approve: bool) -> PendingRequest:
@@ -186,7 +190,7 @@ class PendingBook:
         if request is None:
             raise PendingError("unknown request")
         if request.status is PendingStatus.OPEN and self._clock() >= request.expires:
-            self._requests[request.request_id] = replace(request, status=PendingStatus.EXPIRED)
+            self._keep(replace(request, status=PendingStatus.EXPIRED))
             raise PendingError("the request has expired", expired=True)
         if request.status is PendingStatus.EXPIRED:
             raise PendingError("the request has expired", expired=True)
@@ -194,7 +198,7 @@ class PendingBook:
             raise PendingError("the request was already resolved")
         status = PendingStatus.APPROVED if approve else PendingStatus.DENIED
         resolved = replace(request, status=status)
-        self._requests[request.request_id] = resolved
+        self._keep(resolved)
         return resolved
 
     def expire_due(self) -> list[PendingRequest]:
@@ -202,17 +206,32 @@ class PendingBook:
         now = self._clock()
         expired = [
             replace(r, status=PendingStatus.EXPIRED)
-            for r in self._requests.values()
-            if r.status is PendingStatus.OPEN and now >= r.expires
+            for r in self._open.values()
+            if now >= r.expires
         ]
         for request in expired:
-            self._requests[request.request_id] = request
+            self._keep(request)
         self._unreported.extend(expired)
-        # resolved requests are kept a day so a replayed id is recognised, then dropped
-        horizon = now - timedelta(days=1)
+        # (a clock set back prunes at once: the interval is measured from the last prune)
+        if self._pruned is None or not self._pruned <= now < self._pruned + PRUNE_EVERY:
+            self._prune(now)
+        return expired
+
+    def _prune(self, now: datetime) -> None:
+        """Drop requests that ended more than a day ago (an open one has expired first)."""
+        horizon = now - KEEP_RESOLVED
         for request_id in [k for k, r in self._requests.items() if r.expires < horizon]:
             del self._requests[request_id]
-        return expired
+            self._open.pop(request_id, None)
+        self._pruned = now
+
+    def _keep(self, request: PendingRequest) -> None:
+        """Store a new or changed request, and index it as open or not."""
+        self._requests[request.request_id] = request
+        if request.status is PendingStatus.OPEN:
+            self._open[request.request_id] = request
+        else:
+            self._open.pop(request.request_id, None)
 
     def take_expired(self) -> list[PendingRequest]:
         """Requests that expired since the last call (whoever noticed): to audit once each."""
@@ -239,6 +258,7 @@ class PendingBook:
     def load(self, data: Mapping[str, Any] | None) -> None:
         """Restore what to_dict saved (a restart loses no request)."""
         self._requests = {}
+        self._open = {}
+        self._pruned = None
         for item in (data or {}).get("requests", []):
-            request = PendingRequest.from_dict(item)
-            self._requests[request.request_id] = request
+            self._keep(PendingRequest.from_dict(item))

@@ -22,6 +22,9 @@ class ToolSpec:
     """Argument names written verbatim to the audit log; others are redacted."""
     min_policy: Policy = Policy.ALLOW
     """No option makes the tool laxer than this (set_volume_limit: an admin approves)."""
+    user_words_only: bool = False
+    """Runs only when the user's own utterance asks for its action, in a conversation that
+    has never read untrusted text (remembered facts: injected text must never write them)."""
 
     @property
     def changes_state(self) -> bool:

@@ -255,6 +255,22 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
         }
     ),
     "limit": frozenset({"limit", "maximum", "max", "grenze", "begrenzung", "limitieren"}),
+    "memory": frozenset(
+        {
+            "remember",
+            "memorise",
+            "memorize",
+            "note",
+            "forget",
+            "merk",
+            "merke",
+            "merken",
+            "notiere",
+            "notier",
+            "vergiss",
+            "vergessen",
+        }
+    ),
 }
 
 
@@ -275,3 +291,44 @@ def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable
         if phrase and f" {phrase} " in text:
             return True
     return False
+
+
+_VOLUME_UP = frozenset(
+    {"up", "louder", "loud", "raise", "increase", "higher", "lauter", "erhöhe", "erhöhen", "hoch"}
+)
+_VOLUME_DOWN = frozenset(
+    {
+        "down",
+        "quieter",
+        "quiet",
+        "softer",
+        "lower",
+        "decrease",
+        "reduce",
+        "leiser",
+        "leise",
+        "runter",
+        "senke",
+        "senken",
+    }
+)
+_NUMBER = re.compile(r"\d+")
+
+
+def utterance_allows_volume(utterance: str | None, target: int, current: int | None) -> bool:
+    """True when the user's own words could have asked for this volume.
+
+    A number the user said, or the direction they asked for ("down" and the target is
+    not above the current volume). Used after device text was read, when the value itself
+    may come from that text.
+    """
+    if not utterance:
+        return False
+    words = set(_WORDS.sub(" ", utterance.casefold()).split())
+    if target in {int(number) for number in _NUMBER.findall(utterance)}:
+        return True
+    if current is None:
+        return False
+    return bool(
+        (words & _VOLUME_UP and target >= current) or (words & _VOLUME_DOWN and target <= current)
+    )

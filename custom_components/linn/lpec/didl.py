@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from xml.etree import ElementTree as ET
 
 from .codec import escape
@@ -77,12 +78,19 @@ def parse_duration(value: str | None) -> float | None:
     return hours * 3600 + minutes * 60 + seconds
 
 
+_DIDL_START = re.compile(r"(?:<\?xml[^>]*\?>\s*)?<(?:[\w.-]+:)?DIDL-Lite[\s>/]")
+
+
 def parse_metatext(text: str) -> str | None:
-    """Metatext is DIDL-Lite on some firmware and plain text on others."""
+    """Metatext is DIDL-Lite on some firmware and plain text on others.
+
+    Only a DIDL-Lite document is parsed as one: plain text may start with '<' too
+    ("<3 Love Song", "<Live> ...") and stays text.
+    """
     stripped = text.strip()
     if not stripped:
         return None
-    if not stripped.startswith("<"):
+    if not _DIDL_START.match(stripped):
         return stripped
     metadata = parse_didl(stripped)
     parts = [part for part in (metadata.artist, metadata.title) if part]

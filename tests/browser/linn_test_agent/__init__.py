@@ -6,7 +6,6 @@ tool calls exactly as any conversation agent does, as the websocket's own user.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from homeassistant.components import websocket_api
@@ -30,7 +29,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         probatio.Required("type"): "linn_test_agent/ask",
         probatio.Required("tool"): str,
         probatio.Required("arguments"): dict,
-        # the options flow for the guard's expiry is not built yet: tests shorten it here
+        # streamers' options set the expiry in minutes; tests go below the form's minimum
         probatio.Optional("expiry_seconds"): probatio.All(int, probatio.Range(min=1)),
     }
 )
@@ -40,7 +39,10 @@ async def ws_ask(
 ) -> None:
     """One tool call as the connected user; answers with the tool's result."""
     if "expiry_seconds" in msg:
-        hass.data["linn_guard"].guard.pending.expiry = timedelta(seconds=msg["expiry_seconds"])
+        for entry in hass.config_entries.async_entries("linn"):
+            if "host" in entry.data:  # a streamer, not an assistant
+                options = {**entry.options, "approval_expiry_minutes": msg["expiry_seconds"] / 60}
+                hass.config_entries.async_update_entry(entry, options=options)
     context = llm.LLMContext(
         platform=DOMAIN,
         context=Context(user_id=connection.user.id),

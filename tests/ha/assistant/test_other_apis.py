@@ -1,0 +1,74 @@
+"""Tools of another LLM API (Assist) enabled for the assistant pass the same guard and audit log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+import pytest
+
+from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.guard import Outcome
+from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from linn_emulator import LinnEmulator
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.helpers import wait_for
+
+from .conftest import PLAYER, converse
+
+pytestmark = [
+    pytest.mark.usefixtures("assistant"),
+    pytest.mark.parametrize(
+        "assistant_options", [{**DEFAULT_OPTIONS, CONF_LLM_APIS: [llm.LLM_API_ASSIST]}]
+    ),
+]
+
+
+def tool_result(fake: FakeAnthropic) -> dict[str, Any]:
+    block = fake.message_requests[1].tool_results()[0]
+    return {"is_error": block["is_error"], **json.loads(block["content"])}
+
+
+async def test_an_assist_tool_runs_through_the_guard(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(
+        Reply(
+            tool_uses=(
+                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
+            )
+        ),
+        Reply("Done."),
+    )
+    await converse(hass, "living room volume 25", hass_admin_user)
+    names = {tool["name"] for tool in fake.message_requests[0].body["tools"]}
+    assert "media_player__HassSetVolume" in names
+    assert "linn__set_volume" in names
+    assert tool_result(fake)["is_error"] is False
+    await wait_for(lambda: emulator.state.volume != 30)
+    assert emulator.state.volume == 25
+    (record,) = hass.data[DATA_GUARD].guard.audit.records
+    assert record.tool == "ext:media_player__HassSetVolume"
+    assert record.outcome is Outcome.ALLOWED
+
+
+async def test_an_assist_tool_call_by_a_read_only_user_is_refused(
+    hass: HomeAssistant, hass_read_only_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(
+        Reply(
+            tool_uses=(
+                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
+            )
+        ),
+        Reply("Not allowed."),
+    )
+    await converse(hass, "living room volume 25", hass_read_only_user)
+    assert tool_result(fake)["is_error"] is True
+    assert emulator.state.volume == 30
+    (record,) = hass.data[DATA_GUARD].guard.audit.records
+    assert record.tool == "ext:media_player__HassSetVolume"
+    assert record.outcome is not Outcome.ALLOWED

@@ -1,0 +1,1 @@
+"""The task suite (issue 10): cases, harness, results."""

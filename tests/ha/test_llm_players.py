@@ -1,0 +1,71 @@
+"""The players the Linn tools offer: loaded Linn media players exposed to the assistant."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from homeassistant.auth.models import User
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import CONF_HOST, CONF_PORT
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.llm_players import async_players
+from linn_emulator import LinnEmulator
+
+from .conftest import ENTITY_ID, OTHER_UDN
+from .test_guarded_tools import assist, call
+
+KITCHEN_ID = "media_player.kitchen"
+
+
+@pytest.fixture(autouse=True)
+async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "llm", {})
+
+
+@pytest.fixture
+async def kitchen_entry(hass: HomeAssistant) -> AsyncIterator[MockConfigEntry]:
+    """A second streamer."""
+    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
+        entry = MockConfigEntry(
+            domain="linn",
+            title="Kitchen",
+            unique_id=OTHER_UDN,
+            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        yield entry
+        await hass.config_entries.async_unload(entry.entry_id)
+
+
+def offered(hass: HomeAssistant, assistant: str | None = "conversation") -> list[str]:
+    return [player.entity_id for player in async_players(hass, assistant)]
+
+
+async def test_only_loaded_exposed_linn_media_players_are_offered(
+    hass: HomeAssistant, hass_admin_user: User, kitchen_entry: MockConfigEntry
+) -> None:
+    # another integration's media player is no Linn player, exposed or not
+    other = er.async_get(hass).async_get_or_create("media_player", "other", "tv")
+    hass.states.async_set(other.entity_id, "on", {"friendly_name": "Another TV"})
+    assert offered(hass) == [KITCHEN_ID, ENTITY_ID]  # by name: Kitchen, Living Room
+
+    async_expose_entity(hass, "conversation", KITCHEN_ID, False)
+    assert offered(hass) == [ENTITY_ID]
+    assert offered(hass, None) == [KITCHEN_ID, ENTITY_ID]  # no assistant: nothing to expose to
+    api = await assist(hass, hass_admin_user)
+    refused = await call(api, "standby", player="Kitchen")
+    assert refused.data == {"error": "Invalid argument: player must be one of the listed players"}
+
+    async_expose_entity(hass, "conversation", KITCHEN_ID, True)
+    assert await hass.config_entries.async_unload(kitchen_entry.entry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(KITCHEN_ID) is not None  # unavailable, still in the state machine
+    assert offered(hass) == offered(hass, None) == [ENTITY_ID]
