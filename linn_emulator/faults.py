@@ -1,4 +1,4 @@
-"""Faults for tests: drops, a hung device, garbage lines, slow responses, reboots."""
+"""Faults for tests: drops, a hung device, garbage lines, slow responses, reboots, a full device."""
 
 from __future__ import annotations
 
@@ -53,6 +53,19 @@ class Faults:
     def hung(self) -> bool:
         """True while half_open is on."""
         return self._server.frozen
+
+    def session_limit(self, enabled: bool = True) -> None:
+        """Other controllers take every session slot (or give them back).
+
+        Open sessions stay; a new connection is accepted but gets nothing (no ALIVE) until
+        a slot is free, as a DSM at its LPEC session limit does.
+        """
+        self._server.hold_slots(self._server.max_sessions if enabled else 0)
+
+    @property
+    def at_session_limit(self) -> bool:
+        """True while session_limit is on."""
+        return self._server.held_slots > 0
 
     def send_raw(self, line: str | bytes) -> None:
         """Write to every session: a str gets CRLF appended unless it ends in LF; bytes go as-is."""

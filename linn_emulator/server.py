@@ -297,6 +297,8 @@ class LpecServer:
         self.response_delay = response_delay
         self.sessions: list[Session] = []
         self.pending: int = 0
+        self.held_slots: int = 0
+        """Session slots taken by other controllers (the session-limit fault)."""
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
@@ -360,7 +362,7 @@ class LpecServer:
         try:
             self.pending += 1
             try:
-                while len(self.sessions) >= self.max_sessions:
+                while len(self.sessions) + self.held_slots >= self.max_sessions:
                     # Over the cap: accepted but ignored until a session closes.
                     self._slot_freed.clear()
                     await self._slot_freed.wait()
@@ -429,6 +431,11 @@ class LpecServer:
     async def wait_unfrozen(self) -> None:
         """Block while the device is hung."""
         await self._unfrozen.wait()
+
+    def hold_slots(self, count: int) -> None:
+        """Let other controllers take `count` session slots (0 gives them back)."""
+        self.held_slots = count
+        self._slot_freed.set()
 
     def abort_all(self) -> None:
         """Abort every connection, sessions and connections waiting for a slot."""

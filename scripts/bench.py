@@ -282,7 +282,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead,
-    `prompt ...` the prompt-size comparison with core anthropic (bench_prompt.py)."""
+    `prompt ...` the prompt-size comparison with core anthropic (bench_prompt.py),
+    `--soak MINUTES` the long fault soak, `--scale` the scale curve."""
     if "--compare" in sys.argv[1:]:
         from bench_compare import main as compare  # noqa: PLC0415
 
@@ -297,6 +298,16 @@ def main() -> None:
         from bench_prompt import main as prompt_main  # noqa: PLC0415
 
         prompt_main(sys.argv[2:])
+        return
+    if "--soak" in sys.argv[1:]:
+        from bench_soak import main as soak_main  # noqa: PLC0415
+
+        soak_main(sys.argv[1:])
+        return
+    if "--scale" in sys.argv[1:]:
+        from bench_scale import main as scale_main  # noqa: PLC0415
+
+        scale_main(sys.argv[1:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")

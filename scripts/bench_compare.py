@@ -74,6 +74,24 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+async def setup_http(hass: Any) -> None:
+    """The http component (media_player needs it) on a free loopback port, not 8123.
+
+    A YAML http config is a trial that Home Assistant reverts (with a restart) unless it is
+    confirmed within 5 minutes: confirm it, as a user whose frontend works would.
+    """
+    from homeassistant.components.http.config import (  # noqa: PLC0415
+        async_get_and_load_store,
+    )
+    from homeassistant.setup import async_setup_component  # noqa: PLC0415
+
+    http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
+    assert await async_setup_component(hass, "http", {"http": http})
+    store = await async_get_and_load_store(hass)
+    if store.pending is not None:
+        await store.async_promote_pending()
+
+
 def _cpu() -> float:
     return time.process_time()
 
@@ -276,9 +294,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with async_test_home_assistant() as hass:
             hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
             await async_setup_component(hass, "homeassistant", {})
-            # media_player needs http; on a free loopback port, not whatever holds 8123.
-            http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
-            assert await async_setup_component(hass, "http", {"http": http})
+            await setup_http(hass)
             linn_entries, openhome_entries = [], []
             for device in devices.devices:
                 linn = MockConfigEntry(

@@ -64,6 +64,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         connect_timeout=CONNECT_TIMEOUT,
         action_timeout=ACTION_TIMEOUT,
         keepalive_interval=KEEPALIVE_INTERVAL,
+        keepalive_timeout=ACTION_TIMEOUT,
         reconnect_max=RECONNECT_MAX,
     )
     try:

@@ -185,3 +185,21 @@ async def test_drop_connections_includes_waiting_ones() -> None:
         await wait_for(lambda: emu.sessions == 0 and emu.waiting_connections == 0)
         await first.close()
         await waiting.close()
+
+
+async def test_session_limit_holds_new_connections_until_released(
+    emu: LinnEmulator, connect: Connect
+) -> None:
+    open_one = await connect()
+    emu.faults.session_limit(True)
+    assert emu.faults.at_session_limit
+    waiting = await Client.connect(emu.port, alive=False)
+    await wait_for(lambda: emu.waiting_connections == 1)
+    await waiting.silent(0.1)  # no ALIVE while every slot is taken
+    # the session that was open keeps working
+    assert await open_one.action("Ds/Product", "Standby") == Response(("false",))
+    emu.faults.session_limit(False)
+    assert not emu.faults.at_session_limit
+    assert isinstance(await waiting.message(), Alive)
+    await wait_for(lambda: emu.sessions == 2)
+    await waiting.close()

@@ -335,6 +335,19 @@ async def test_taint_ends_with_the_turn(guard: Guard, player: Player) -> None:
     assert result.outcome is Outcome.ALLOWED
 
 
+async def test_old_conversations_taint_is_forgotten(
+    guard: Guard, player: Player, clock: FakeClock
+) -> None:
+    for conversation in range(300):
+        await call(guard, player, "get_state", turn=Turn(f"c{conversation}", 1, "what's on?"))
+        clock.advance(minutes=1)
+    assert guard.tainted_conversations < 150  # the last hour's, and the sweep's slack
+    # the live conversation is still tainted in its turn
+    result = await call(guard, player, "standby", turn=Turn("c299", 1, "what's on?"))
+    assert result.outcome is Outcome.DENIED
+    assert "device text was read this turn" in result.data["error"]
+
+
 # --- approval by an admin ---------------------------------------------------------------
 
 

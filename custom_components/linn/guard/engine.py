@@ -36,6 +36,8 @@ _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
 """Without a conversation there are no turns: taint then lasts this long."""
+TAINT_KEEP_SECONDS = 3600.0
+"""A turn's taint lasts the turn; after an hour it is only memory (one per conversation)."""
 CONVERSATION_TAINT_SECONDS = 86400.0
 """How long a conversation that read untrusted text is remembered as such."""
 
@@ -177,6 +179,7 @@ class Guard:
         self._read_limits = RateLimiter(clock, reads_per_minute)
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
+        self._taint_sweep_at = 64
         self._tainted_conversations: dict[str, float] = {}
         self.unknown_tool_calls = 0
         self.attempts = 0
@@ -628,6 +631,9 @@ class Guard:
 
     def _mark_tainted(self, caller: Caller, turn: Turn) -> None:
         now = self.clock().timestamp()
+        if len(self._taint) > self._taint_sweep_at:
+            self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
+            self._taint_sweep_at = max(64, 2 * len(self._taint))
         self._taint[self._taint_key(caller, turn)] = (turn.index, now)
         if turn.conversation_id is not None:
             self._tainted_conversations[turn.conversation_id] = now
@@ -638,6 +644,11 @@ class Guard:
             ]
             for key in stale:
                 del self._tainted_conversations[key]
+
+    @property
+    def tainted_conversations(self) -> int:
+        """Turns (per conversation, or per caller without one) whose taint is remembered."""
+        return len(self._taint)
 
     def conversation_read_untrusted(self, caller: Caller, turn: Turn) -> bool:
         """True when any turn of this conversation (or, without one, the last minutes) did."""

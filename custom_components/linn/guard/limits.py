@@ -8,6 +8,8 @@ import math
 
 from .clock import Clock
 
+SWEEP_MIN = 64
+
 
 class RateLimiter:
     """At most `limit` hits per `window` seconds for each key (an exact sliding log)."""
@@ -17,10 +19,16 @@ class RateLimiter:
         self.limit = limit
         self.window = window
         self._hits: dict[Hashable, deque[float]] = {}
+        self._sweep_at = SWEEP_MIN
+
+    def __len__(self) -> int:
+        return len(self._hits)
 
     def hit(self, key: Hashable) -> float | None:
         """Count a hit; None if within the limit, else the seconds until one is free."""
         now = self._clock().timestamp()
+        if len(self._hits) > self._sweep_at:
+            self._sweep(now)
         hits = self._hits.setdefault(key, deque())
         while hits and hits[0] <= now - self.window:
             hits.popleft()
@@ -28,6 +36,12 @@ class RateLimiter:
             return max(0.0, hits[0] + self.window - now)
         hits.append(now)
         return None
+
+    def _sweep(self, now: float) -> None:
+        """Forget keys with no hit in the window (every conversation is a key): amortised O(1)."""
+        horizon = now - self.window
+        self._hits = {k: h for k, h in self._hits.items() if h and h[-1] > horizon}
+        self._sweep_at = max(SWEEP_MIN, 2 * len(self._hits))
 
 
 def retry_message(seconds: float) -> str:

@@ -1,0 +1,188 @@
+"""scripts/bench --scale: how this integration's cost grows with the number of streamers.
+
+One Home Assistant core in this process (as for --compare), the emulated streamers in a
+separate process (scripts/bench_devices.py), so this process's CPU time is Home
+Assistant's. For each size N (default 1, 10, 50) our entries for the first N streamers are
+loaded, then: traced memory of setting them up, CPU per minute idle and with RATE front-panel
+changes per second on every streamer, and device change -> HA state latency. A PNG draws
+each figure against N with the line a linear growth from N=1 would follow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+import sys
+import tempfile
+import tracemalloc
+from typing import Any
+
+from bench import machine
+from bench_compare import (
+    DeviceProcess,
+    Side,
+    _state_latency,
+    _window,
+    setup_http,
+)
+
+
+async def measure(
+    hass: Any, side: Side, devices: DeviceProcess, count: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Every figure at one size."""
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    await side.load(count)
+    await asyncio.sleep(2)
+    memory = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    result: dict[str, Any] = {"devices": count, "memory_bytes": memory}
+    result["idle"] = await _window(devices, count, args.window, rate=0)
+    result["load"] = await _window(devices, count, args.window, rate=args.rate)
+    await asyncio.sleep(1)
+    result["device_change_to_state"] = await _state_latency(hass, side, devices, count, args)
+    await side.unload()
+    return result
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from homeassistant import loader  # noqa: PLC0415
+    from homeassistant.const import CONF_HOST, CONF_PORT  # noqa: PLC0415
+    from homeassistant.setup import async_setup_component  # noqa: PLC0415
+    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
+        MockConfigEntry,
+        async_test_home_assistant,
+    )
+
+    sizes = sorted(args.sizes)
+    devices = await DeviceProcess.start(max(sizes))
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "load_note": args.note,
+        "rate_per_device": args.rate,
+        "window_s": args.window,
+        "sizes": {},
+    }
+    try:
+        async with async_test_home_assistant(
+            config_dir=tempfile.mkdtemp(prefix="linn-scale-")
+        ) as hass:
+            hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+            await async_setup_component(hass, "homeassistant", {})
+            await setup_http(hass)
+            entries = []
+            for device in devices.devices:
+                entry = MockConfigEntry(
+                    domain="linn",
+                    unique_id=device["udn"],
+                    data={CONF_HOST: "127.0.0.1", CONF_PORT: device["lpec_port"]},
+                )
+                entry.add_to_hass(hass)
+                entries.append(entry)
+            side = Side(hass, "linn", entries)
+            # Imports and platform setup happen once: keep them out of the memory figure.
+            await side.load(1)
+            await side.unload()
+            for count in sizes:
+                print(f"measuring {count} streamer(s)", file=sys.stderr, flush=True)
+                results["sizes"][str(count)] = await measure(hass, side, devices, count, args)
+            await hass.async_stop(force=True)
+    finally:
+        await devices.stop()
+    return results
+
+
+def rows(results: dict[str, Any]) -> list[dict[str, float]]:
+    """Per size: the figures, and each against linear growth from the smallest size."""
+    out = []
+    sizes = results["sizes"]
+    first_n = min(int(n) for n in sizes)
+    first = sizes[str(first_n)]
+    for n, r in sizes.items():
+        count = int(n)
+        row = {
+            "devices": count,
+            "memory_kib": r["memory_bytes"] / 1024,
+            "cpu_idle_s_per_min": r["idle"]["cpu_s_per_minute"],
+            "cpu_load_s_per_min": r["load"]["cpu_s_per_minute"],
+            "p50_ms": r["device_change_to_state"]["p50_ms"],
+            "p99_ms": r["device_change_to_state"]["p99_ms"],
+            "n": r["device_change_to_state"]["n"],
+        }
+        scale = count / first_n
+        row["memory_vs_linear"] = row["memory_kib"] / (first["memory_bytes"] / 1024 * scale)
+        row["cpu_load_vs_linear"] = row["cpu_load_s_per_min"] / (
+            first["load"]["cpu_s_per_minute"] * scale
+        )
+        out.append(row)
+    return out
+
+
+def print_table(results: dict[str, Any]) -> None:
+    print(f"machine: {results['machine']}  load: {results['load_note']}")
+    print(
+        f"{'N':>3} {'KiB':>8} {'x lin':>6} {'cpu idle':>9} {'cpu load':>9} {'x lin':>6} "
+        f"{'p50 ms':>8} {'p99 ms':>8} {'n':>4}"
+    )
+    for row in rows(results):
+        print(
+            f"{row['devices']:>3} {row['memory_kib']:>8.0f} {row['memory_vs_linear']:>6.2f} "
+            f"{row['cpu_idle_s_per_min']:>9.3f} {row['cpu_load_s_per_min']:>9.3f} "
+            f"{row['cpu_load_vs_linear']:>6.2f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
+            f"{row['n']:>4.0f}"
+        )
+
+
+def draw(results: dict[str, Any], path: Path) -> None:
+    """Four panels against N, each with the linear growth from the smallest N."""
+    import matplotlib as mpl  # noqa: PLC0415
+
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    table = rows(results)
+    ns = [r["devices"] for r in table]
+    panels = [
+        ("memory_kib", "traced memory of the entries, KiB"),
+        ("cpu_idle_s_per_min", "HA CPU s / min, idle"),
+        ("cpu_load_s_per_min", f"HA CPU s / min, {results['rate_per_device']:g} changes/s each"),
+        ("p99_ms", "device change -> HA state p99, ms"),
+    ]
+    fig, axes = plt.subplots(1, 4, figsize=(16, 4.2))
+    for axis, (key, title) in zip(axes, panels, strict=True):
+        values = [r[key] for r in table]
+        axis.plot(ns, values, "o-", color="#2b7bb9", label="measured")
+        if key != "p99_ms":
+            axis.plot(ns, [values[0] * n / ns[0] for n in ns], "--", color="grey", label="linear")
+        axis.set_xlabel("streamers in one HA")
+        axis.set_title(title, fontsize=9)
+        axis.legend(fontsize=7)
+    fig.suptitle(f"linn at scale; {results['load_note']}", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="scripts/bench --scale", description=__doc__)
+    parser.add_argument("--scale", action="store_true")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 50])
+    parser.add_argument("--changes", type=int, default=200, help="device changes per size")
+    parser.add_argument("--window", type=float, default=60.0, help="idle and load windows, s")
+    parser.add_argument("--rate", type=float, default=5.0, help="changes/s per streamer")
+    parser.add_argument("--note", default="", help="machine load conditions, for the record")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--png", type=Path, help="draw the curve here")
+    args = parser.parse_args(argv)
+    args.poll_changes = args.changes  # _state_latency's name for core openhome's count
+    results = asyncio.run(run(args))
+    print_table(results)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    if args.png:
+        draw(results, args.png)

@@ -1,0 +1,429 @@
+"""The fault soak: random emulator faults while commands arrive through HA actions and tools.
+
+Shared by the short soak in the tests (tests/ha/test_soak.py) and the long one
+(scripts/bench --soak MINUTES). One round: pick a fault, inject it, issue random commands at
+once (Home Assistant media player actions and guarded `linn__*` tools through the Assist
+API), change the device's front panel while the fault lasts, then end the fault. The round
+records, and never raises on, what the issue asks to hold:
+
+- every command completes or raises within its bound (none lost, none hanging);
+- after a fault that breaks the session, the entity is unavailable within `detect_bound`;
+  after every fault it is available with the device's state within `recover_bound` of the
+  end of the fault; a fault that does not break the session never makes it unavailable;
+- every tool call has its audit record (per round: the new records' tools are exactly the
+  tools called);
+- event-loop lag, task count and traced memory are sampled for the caller to judge.
+
+Violations are collected as text; the caller asserts there are none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+import gc
+import random
+import time
+import tracemalloc
+from typing import Any
+
+from homeassistant.components.media_player import (
+    ATTR_MEDIA_VOLUME_LEVEL,
+    ATTR_MEDIA_VOLUME_MUTED,
+    DOMAIN as MP_DOMAIN,
+)
+from homeassistant.const import ATTR_ENTITY_ID, EVENT_STATE_CHANGED, STATE_UNAVAILABLE
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+
+from custom_components.linn.guard import Guard
+from custom_components.linn.guard.decisions import Outcome
+from linn_emulator import LinnEmulator
+
+BREAKING = ("drop", "half_open", "reboot", "session_limit", "oversized")
+"""Faults that end the LPEC session: the entity must go unavailable, then come back."""
+HARMLESS = ("malformed",)
+"""Faults the session rides out: the entity must stay available."""
+EITHER = ("slow",)
+"""Responses at half the action timeout: a command queued behind others can run out of
+time in flight, and the connection then resynchronises by reconnecting (by design: a late
+reply cannot be told from the next one). Either way it must be back within the bound."""
+FAULTS = BREAKING + HARMLESS + EITHER
+
+HARNESS = (
+    # phacc's mocked storage: a MagicMock that keeps every write in its call list
+    tracemalloc.Filter(False, "*/unittest/mock.py", all_frames=True),
+    # pytest's log capture keeps every record and its text
+    tracemalloc.Filter(False, "*/_pytest/logging.py", all_frames=True),
+    tracemalloc.Filter(False, "*/logging/__init__.py"),
+    # the soak's own samples
+    tracemalloc.Filter(False, __file__),
+    tracemalloc.Filter(False, tracemalloc.__file__),
+)
+"""What a test harness keeps that a running Home Assistant would not."""
+
+
+def traced_bytes(*also: tracemalloc.Filter) -> int:
+    """Traced memory now, less the harness's own retention.
+
+    Needs tracemalloc running with enough frames to see the harness (16 do). Garbage in
+    reference cycles is collected first: when the collector last ran is not growth.
+    """
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot().filter_traces((*HARNESS, *also))
+    return sum(stat.size for stat in snapshot.statistics("filename"))
+
+
+@dataclass(frozen=True, slots=True)
+class SoakSettings:
+    """Bounds and pacing of a soak."""
+
+    action_bound: float
+    """Seconds an HA action may take (the integration's action timeout plus margin)."""
+    tool_bound: float
+    """Seconds a tool call may take (the guard's timeout and its re-read, plus margin)."""
+    slow_delay: float
+    """The slow-response fault's delay: below the action timeout, so it is survivable."""
+    detect_bound: float = 5.0
+    recover_bound: float = 5.0
+    commands_per_round: int = 4
+    hold: tuple[float, float] = (0.3, 1.5)
+    """How long a fault lasts, seconds (uniform)."""
+    lag_interval: float = 0.02
+
+
+@dataclass(slots=True)
+class SoakReport:
+    """What a soak saw; `violations` must stay empty."""
+
+    rounds: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+    commands: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    detect_s: list[float] = field(default_factory=list)
+    recover_s: list[float] = field(default_factory=list)
+    lag_s: list[float] = field(default_factory=list)
+    memory: list[tuple[float, int]] = field(default_factory=list)
+    """(seconds since start, traced bytes without the harness) from sample_memory()."""
+    tasks: list[tuple[float, int]] = field(default_factory=list)
+    tool_calls: int = 0
+    audit_records: int = 0
+    """Records of tool calls (expiries of held requests are counted apart)."""
+    expiry_records: int = 0
+    violations: list[str] = field(default_factory=list)
+
+
+def _wait(predicate: Callable[[], bool], bound: float) -> asyncio.Future[bool]:
+    """True once predicate() holds, False after `bound` seconds (never raises)."""
+
+    async def poll() -> bool:
+        try:
+            async with asyncio.timeout(bound):
+                while not predicate():
+                    await asyncio.sleep(0.002)
+        except TimeoutError:
+            return False
+        return True
+
+    return asyncio.ensure_future(poll())
+
+
+class Soak:
+    """Rounds of faults and commands against one emulated player in one Home Assistant."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        emulator: LinnEmulator,
+        *,
+        entity_id: str,
+        player: str,
+        api: llm.APIInstance,
+        guard: Guard,
+        seed: int,
+        settings: SoakSettings,
+    ) -> None:
+        self.hass = hass
+        self.emulator = emulator
+        self.entity_id = entity_id
+        self.player = player
+        self.api = api
+        self.guard = guard
+        self.fault_rng = random.Random(seed)
+        """The faults' order: the same for a seed (commands interleave by timing)."""
+        self.rng = random.Random(seed + 1)
+        self._deck: list[str] = []
+        self.settings = settings
+        self.report = SoakReport()
+        self._transitions: list[tuple[float, bool]] = []
+        """(perf_counter, available) for each change of the entity's availability."""
+        self._started = time.perf_counter()
+        self._unsub: Callable[[], None] | None = None
+        self._lag_task: asyncio.Task[None] | None = None
+        self._skip_lag = False
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Watch the entity's availability and the event loop's lag."""
+
+        @callback
+        def on_state(event: Event[Any]) -> None:
+            if event.data["entity_id"] != self.entity_id:
+                return
+            new = event.data["new_state"]
+            available = new is not None and new.state != STATE_UNAVAILABLE
+            if not self._transitions or self._transitions[-1][1] != available:
+                self._transitions.append((time.perf_counter(), available))
+
+        self._unsub = self.hass.bus.async_listen(EVENT_STATE_CHANGED, on_state)
+        self._transitions.append((time.perf_counter(), self.available))
+        self._lag_task = self.hass.loop.create_task(self._watch_lag())
+
+    async def stop(self) -> None:
+        """Stop watching."""
+        if self._unsub is not None:
+            self._unsub()
+            self._unsub = None
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            await asyncio.gather(self._lag_task, return_exceptions=True)
+            self._lag_task = None
+
+    async def _watch_lag(self) -> None:
+        interval = self.settings.lag_interval
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(interval)
+            if self._skip_lag:  # the soak's own memory snapshot held the loop
+                self._skip_lag = False
+                continue
+            self.report.lag_s.append(max(0.0, time.perf_counter() - before - interval))
+
+    # --- what the entity shows -------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        """True when the entity is not unavailable."""
+        state = self.hass.states.get(self.entity_id)
+        return state is not None and state.state != STATE_UNAVAILABLE
+
+    def resynced(self) -> bool:
+        """Available and showing the device's volume and mute."""
+        state = self.hass.states.get(self.entity_id)
+        if state is None or state.state == STATE_UNAVAILABLE:
+            return False
+        device = self.emulator.state
+        return bool(
+            state.attributes.get(ATTR_MEDIA_VOLUME_LEVEL) == device.volume / device.volume_max
+            and state.attributes.get(ATTR_MEDIA_VOLUME_MUTED) == device.mute
+        )
+
+    def _unavailable_since(self, since: float) -> float | None:
+        """When the entity first went unavailable after `since`, if it did."""
+        return next((t for t, ok in self._transitions if t >= since and not ok), None)
+
+    # --- one round -------------------------------------------------------------------
+
+    async def round(self) -> None:  # noqa: PLR0915 - one round reads as one story
+        """One fault with commands issued meanwhile; never raises on a violation."""
+        report, faults, rng = self.report, self.emulator.faults, self.rng
+        if not self._deck:  # every fault once, in a random order, then again
+            self._deck = list(FAULTS)
+            self.fault_rng.shuffle(self._deck)
+        fault = self._deck.pop()
+        report.faults[fault] += 1
+        report.rounds += 1
+        audit_before = self.guard.audit.total
+        called: Counter[str] = Counter()
+        began = time.perf_counter()
+        reboot: asyncio.Task[None] | None = None
+        match fault:
+            case "drop":
+                faults.drop_connections()
+            case "half_open":
+                faults.half_open(True)
+            case "reboot":
+                reboot = asyncio.ensure_future(
+                    faults.reboot(downtime=rng.uniform(*self.settings.hold))
+                )
+            case "session_limit":
+                # Other controllers take every slot, then our session is cut: the reconnect
+                # is accepted but hears nothing until a slot is free.
+                faults.session_limit(True)
+                faults.drop_connections()
+            case "oversized":
+                faults.send_oversized(2 * 1024 * 1024)
+            case "malformed":
+                faults.send_raw(rng.choice(_MALFORMED))
+            case "slow":
+                faults.response_delay = self.settings.slow_delay
+        commands = [
+            asyncio.ensure_future(self._command(called))
+            for _ in range(self.settings.commands_per_round)
+        ]
+        # A change the entity cannot hear about while the fault lasts.
+        self._panel_change()
+
+        if fault in BREAKING:
+            if await _wait(
+                lambda: self._unavailable_since(began) is not None, self.settings.detect_bound
+            ):
+                went = self._unavailable_since(began)
+                assert went is not None
+                report.detect_s.append(went - began)
+            else:
+                report.violations.append(
+                    f"round {report.rounds}: still available {self.settings.detect_bound} s "
+                    f"after {fault}"
+                )
+        remaining = rng.uniform(*self.settings.hold) - (time.perf_counter() - began)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+
+        # The end of the fault.
+        faults.half_open(False)
+        faults.response_delay = 0.0
+        faults.session_limit(False)
+        if reboot is not None:
+            await reboot
+        recovered_at = time.perf_counter()
+        if await _wait(self.resynced, self.settings.recover_bound):
+            report.recover_s.append(time.perf_counter() - recovered_at)
+        else:
+            report.violations.append(
+                f"round {report.rounds}: not available and resynced "
+                f"{self.settings.recover_bound} s after {fault} ended "
+                f"(available: {self.available})"
+            )
+        await asyncio.gather(*commands)
+        if self._unavailable_since(began) is not None and fault not in BREAKING:
+            if fault in HARMLESS:
+                report.violations.append(f"round {report.rounds}: {fault} made it unavailable")
+            else:
+                report.outcomes[f"{fault} ended the session"] += 1
+        # Commands that landed after the recovery are shown too.
+        if not await _wait(self.resynced, self.settings.recover_bound):
+            report.violations.append(f"round {report.rounds}: state differs from the device")
+        self._check_audit(audit_before, called)
+        self._sample()
+
+    def _panel_change(self) -> None:
+        device = self.emulator.state
+        volume = self.rng.choice([v for v in range(5, 41) if v != device.volume])
+        self.emulator.panel.set_volume(volume)
+
+    def _check_audit(self, before: int, called: Counter[str]) -> None:
+        """The round's new records are its tool calls, one each, plus any expiries.
+
+        A held request that expires (here or in an earlier round) gets its own record.
+        """
+        report = self.report
+        new = self.guard.audit.total - before
+        records = self.guard.audit.records[-new:] if new else ()
+        calls = [r for r in records if r.outcome is not Outcome.EXPIRED]
+        report.tool_calls += called.total()
+        report.audit_records += len(calls)
+        report.expiry_records += len(records) - len(calls)
+        tools = Counter(r.tool.removeprefix("linn__") for r in calls)
+        if tools != called:
+            report.violations.append(
+                f"round {report.rounds}: tools called {dict(called)}, audited {dict(tools)}"
+            )
+        for record in records:
+            report.outcomes[f"tool {record.outcome}"] += 1
+
+    def _sample(self) -> None:
+        now = time.perf_counter() - self._started
+        self.report.tasks.append((now, len(asyncio.all_tasks())))
+
+    def skip_lag(self) -> None:
+        """Drop the lag sample now running: the caller held the loop on purpose."""
+        self._skip_lag = True
+
+    def sample_memory(self) -> int:
+        """Record and return traced_bytes() (tracemalloc must be running)."""
+        size = traced_bytes()
+        self.skip_lag()
+        self.report.memory.append((time.perf_counter() - self._started, size))
+        return size
+
+    # --- commands --------------------------------------------------------------------
+
+    async def _command(self, called: Counter[str]) -> None:
+        await asyncio.sleep(self.rng.uniform(0, 0.3))
+        if self.rng.random() < 0.5:
+            await self._action()
+        else:
+            await self._tool(called)
+
+    async def _action(self) -> None:
+        rng, report = self.rng, self.report
+        choices: list[tuple[str, dict[str, Any]]] = [
+            ("volume_set", {ATTR_MEDIA_VOLUME_LEVEL: rng.randint(5, 50) / 100}),
+            ("media_play", {}),
+            ("media_pause", {}),
+            ("media_stop", {}),
+            ("volume_mute", {ATTR_MEDIA_VOLUME_MUTED: rng.random() < 0.5}),
+        ]
+        service, data = rng.choice(choices)
+        report.commands[f"action {service}"] += 1
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.settings.action_bound):
+                await self.hass.services.async_call(
+                    MP_DOMAIN, service, {ATTR_ENTITY_ID: self.entity_id, **data}, blocking=True
+                )
+        except HomeAssistantError:
+            report.outcomes["action raised"] += 1
+        except TimeoutError:
+            report.outcomes["action hung"] += 1
+            report.violations.append(
+                f"round {report.rounds}: {service} still running after "
+                f"{time.perf_counter() - started:.1f} s"
+            )
+        except Exception as err:  # any other exception is the finding
+            report.outcomes[f"action {type(err).__name__}"] += 1
+            report.violations.append(f"round {report.rounds}: {service} raised {err!r}")
+        else:
+            report.outcomes["action completed"] += 1
+
+    async def _tool(self, called: Counter[str]) -> None:
+        rng, report = self.rng, self.report
+        choices: list[tuple[str, dict[str, Any]]] = [
+            ("play", {}),
+            ("pause", {}),
+            ("set_volume", {"volume": rng.randint(5, 40)}),
+            ("change_volume", {"change": rng.choice([-5, -2, 2, 5])}),
+            ("mute", {"muted": rng.random() < 0.5}),
+        ]
+        tool, arguments = rng.choice(choices)
+        report.commands[f"tool {tool}"] += 1
+        called[tool] += 1
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.settings.tool_bound):
+                await self.api.async_call_tool(
+                    llm.ToolInput(f"linn__{tool}", {"player": self.player, **arguments})
+                )
+        except TimeoutError:
+            report.outcomes["tool hung"] += 1
+            report.violations.append(
+                f"round {report.rounds}: tool {tool} still running after "
+                f"{time.perf_counter() - started:.1f} s"
+            )
+        except Exception as err:  # a tool reports failures in its result
+            report.outcomes[f"tool raised {type(err).__name__}"] += 1
+            report.violations.append(f"round {report.rounds}: tool {tool} raised {err!r}")
+
+
+_MALFORMED = (
+    b'EVENT 99 "unterminated\r\n',
+    b"GARBAGE 1 2 3\r\n",
+    b"\x00\xff\xfe\n",
+    b'EVENT 1 1 Volume "not a number"\r\n',
+    b"RESPONSE\r\n",
+)
