@@ -110,14 +110,31 @@ async function openCard(tokens, viewport = { width: 1280, height: 900 }) {
     window.localStorage.setItem("hassTokens", JSON.stringify(stored));
   }, tokens);
   const page = await context.newPage();
+  const consoleErrors = [];
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    // the arguments themselves: HA logs objects, whose text is only "Object"
+    Promise.all(message.args().map((arg) => arg.evaluate((v) => (
+      v instanceof Error ? v.stack : typeof v === "object" ? JSON.stringify(v, (k, x) => (x instanceof Error ? x.stack : x)) : String(v)
+    )).catch(() => "?"))).then((parts) => consoleErrors.push(parts.join(" ")));
+  });
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  page.on("requestfailed", (request) => consoleErrors.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) consoleErrors.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
   await page.goto(DASHBOARD);
   try {
     await page.locator(`${CARD} ha-card`).waitFor({ timeout: 60_000 });
   } catch (err) {
     // what the browser showed instead, for whoever reads the failure
-    const shot = path.join(tmpdir(), `linn-card-failure-${Date.now()}.png`);
-    await page.screenshot({ path: shot }).catch(() => {});
-    err.message += `\n  page: ${page.url()} ${JSON.stringify((await page.title().catch(() => "")))}; screenshot: ${shot}`;
+    const dir = process.env.BROWSER_FAILURES ?? tmpdir();
+    const shot = path.join(dir, `linn-card-failure-${Date.now()}.png`);
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+    const title = await page.title().catch(() => "");
+    const cards = await page.locator(CARD).count().catch(() => -1);
+    err.message += `\n  page: ${page.url()} ${JSON.stringify(title)}; ${CARD} elements: ${cards}; screenshot: ${shot}`;
+    err.message += `\n  console errors and failed requests: ${JSON.stringify(consoleErrors.slice(-20))}`;
     throw err;
   }
   return page;
