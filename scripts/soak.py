@@ -62,8 +62,20 @@ HARNESS = (
     # the soak's own samples
     tracemalloc.Filter(False, __file__),
     tracemalloc.Filter(False, tracemalloc.__file__),
+    # a module imported for the first time mid-soak (a fresh clone has no bytecode cache, and
+    # some code paths import lazily) stays loaded once: not growth per round
+    tracemalloc.Filter(False, "<frozen importlib._bootstrap>", all_frames=True),
 )
 """What a test harness keeps that a running Home Assistant would not."""
+
+
+def growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int = 8) -> list[str]:
+    """The largest growths between two filtered snapshots, by where they were allocated."""
+    stats = after.compare_to(before, "traceback")
+    return [
+        f"{stat.size_diff:+d} B: " + " <- ".join(str(frame) for frame in stat.traceback[-4:])
+        for stat in stats[:top]
+    ]
 
 
 def traced_bytes(*also: tracemalloc.Filter) -> int:
@@ -72,9 +84,13 @@ def traced_bytes(*also: tracemalloc.Filter) -> int:
     Needs tracemalloc running with enough frames to see the harness (16 do). Garbage in
     reference cycles is collected first: when the collector last ran is not growth.
     """
+    return sum(stat.size for stat in traced_snapshot(*also).statistics("filename"))
+
+
+def traced_snapshot(*also: tracemalloc.Filter) -> tracemalloc.Snapshot:
+    """A snapshot without the harness's own retention, after a full collection."""
     gc.collect()
-    snapshot = tracemalloc.take_snapshot().filter_traces((*HARNESS, *also))
-    return sum(stat.size for stat in snapshot.statistics("filename"))
+    return tracemalloc.take_snapshot().filter_traces((*HARNESS, *also))
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +174,7 @@ class Soak:
         self._deck: list[str] = []
         self.settings = settings
         self.report = SoakReport()
+        self.snapshots: list[tracemalloc.Snapshot] = []
         self._transitions: list[tuple[float, bool]] = []
         """(perf_counter, available) for each change of the entity's availability."""
         self._started = time.perf_counter()
@@ -346,10 +363,18 @@ class Soak:
 
     def sample_memory(self) -> int:
         """Record and return traced_bytes() (tracemalloc must be running)."""
-        size = traced_bytes()
+        snapshot = traced_snapshot()
+        size = sum(stat.size for stat in snapshot.statistics("filename"))
         self.skip_lag()
         self.report.memory.append((time.perf_counter() - self._started, size))
+        self.snapshots = [*self.snapshots[-1:], snapshot]
         return size
+
+    def growth_since_last_sample(self) -> list[str]:
+        """Where traced memory grew between the last two samples (for a failure message)."""
+        if len(self.snapshots) < 2:
+            return []
+        return growth(self.snapshots[-2], self.snapshots[-1])
 
     # --- commands --------------------------------------------------------------------
 

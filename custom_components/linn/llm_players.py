@@ -97,7 +97,8 @@ def player_state(hass: HomeAssistant, player: Player) -> dict[str, Any]:
             if isinstance(other, str) and other != player.entity_id
         ],
         "device_text": {
-            key: clean_text(str(value)) for key, value in text.items() if value is not None
+            **{key: clean_text(str(value)) for key, value in text.items() if value is not None},
+            "sources": player.source_names,  # renamed in Konfig: device text, cleaned
         },
     }
 

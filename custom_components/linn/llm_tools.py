@@ -29,13 +29,14 @@ from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
 from .guard import InvalidArgument, RiskFacts
 from .guard.shortids import MediaRef, ShortIds
 from .guard.untrusted import UNTRUSTED_NOTE, clean_text
-from .llm_players import Player, state_result
+from .llm_players import NAME_CHARS, Player, state_result
 from .lpec import LpecError, Service
 from .media_browser import async_search
 
 QUERY_CHARS = 100
 MAX_RESULTS = 20
 MAX_CHANGE = 20
+MSG_SOURCE = "source must be one of the player's sources, as get_state lists them"
 ITEM_PATTERN = r"^m[1-9][0-9]{0,2}(?!\n)$"
 """A short id. In Python `$` also matches before a final newline; JSON Schema's does not."""
 
@@ -225,14 +226,14 @@ def _source_of(player: Player, name: str) -> str | None:
 
 def _check_source(ctx: CallContext, arguments: Mapping[str, Any]) -> None:
     if _source_of(ctx.player(arguments), arguments["source"]) is None:
-        raise InvalidArgument("source must be one of this player's sources")
+        raise InvalidArgument(MSG_SOURCE)
 
 
 async def _select_source(ctx: CallContext, arguments: Mapping[str, Any]) -> dict[str, Any]:
     player = ctx.player(arguments)
     system_name = _source_of(player, arguments["source"])
     if system_name is None:
-        raise InvalidArgument("source must be one of this player's sources")
+        raise InvalidArgument(MSG_SOURCE)
     await player.device.select_source(system_name)
     return {"done": True}
 
@@ -389,11 +390,6 @@ def _simple(name: str, title: str, description: str, method: str, *, idempotent:
     )
 
 
-def _with_sources(players: list[Player]) -> SchemaFacts:
-    sources = sorted({name for player in players for name in player.source_names})
-    return SchemaFacts(player_names(players).players, sources=tuple(sources))
-
-
 def _with_pins(players: list[Player]) -> SchemaFacts:
     pins = sorted({i for player in players for i in _pins(player)})
     return SchemaFacts(player_names(players).players, pins=tuple(pins))
@@ -494,16 +490,16 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=False,
         destructive=False,
         idempotent=True,
+        # Source names are device text (renamed in Konfig): they reach the model only as data in
+        # get_state's result, which taints the turn, never in this schema.
         fields=lambda facts: {
             **_player_field(facts),
-            probatio.Required("source"): probatio.In(list(facts.sources)),
+            probatio.Required(
+                "source", description="The source's name, exactly as get_state lists it"
+            ): _text(NAME_CHARS),
         },
         run=_select_source,
-        hints=lambda facts: {
-            **_player_hint(facts),
-            "source": "source must be one of the listed sources",
-        },
-        facts=_with_sources,
+        hints=lambda facts: {**_player_hint(facts), "source": MSG_SOURCE},
         check=_check_source,
     ),
     ToolDef(

@@ -138,4 +138,4 @@ async def test_random_faults_while_actions_and_tools_run(
         tasks_after_warmup,
         report.tasks,
     )
-    assert memory_end - memory_mid < MEMORY_SLACK, report.memory
+    assert memory_end - memory_mid < MEMORY_SLACK, (report.memory, soak.growth_since_last_sample())

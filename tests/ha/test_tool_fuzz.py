@@ -24,6 +24,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.guard import Caller, Guard
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
 from custom_components.linn.guard.specs import TOOL_SPECS
+from custom_components.linn.llm_tools import MSG_SOURCE
 from linn_emulator import LinnEmulator
 
 from .conftest import OTHER_UDN, UDN
@@ -60,7 +61,7 @@ MESSAGES: dict[str, set[str]] = {
     "set_volume": {"volume is required", "volume must be 0\u201380", "volume must be 0\u201360"},
     "change_volume": {"change is required", "change must be -20\u201320, not 0"},
     "mute": {"muted is required", "muted must be true or false"},
-    "select_source": {"source is required", "source must be one of the listed sources"},
+    "select_source": {"source is required", MSG_SOURCE},
     "play_pin": {"pin is required", "pin must be one of the pin ids"},
     "play_radio_preset": {"preset is required", "preset must be one of the preset ids"},
     "search_music": {"query is required", "query must be 1\u2013100 characters"},
