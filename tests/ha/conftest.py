@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 import functools
 from pathlib import Path
 
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 import pytest
@@ -84,3 +85,23 @@ async def loaded_entry(
     yield config_entry
     await hass.config_entries.async_unload(config_entry.entry_id)
     await hass.async_block_till_done()
+
+
+@pytest.fixture
+async def kitchen(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> AsyncIterator[LinnEmulator]:
+    """A second streamer, in the kitchen, set up alongside the living room."""
+    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
+        entry = MockConfigEntry(
+            domain=DOMAIN,
+            title="Kitchen",
+            unique_id=OTHER_UDN,
+            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        yield emu
+        if entry.state is ConfigEntryState.LOADED:  # a test may have unloaded it itself
+            assert await hass.config_entries.async_unload(entry.entry_id)

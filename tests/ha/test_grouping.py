@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from homeassistant.components.media_player import (
     ATTR_GROUP_MEMBERS,
     DOMAIN as MP_DOMAIN,
     SERVICE_JOIN,
     SERVICE_UNJOIN,
 )
-from homeassistant.const import ATTR_ENTITY_ID, CONF_HOST, CONF_PORT
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
@@ -22,25 +19,6 @@ from tests.helpers import wait_for
 from .conftest import ENTITY_ID, OTHER_UDN
 
 KITCHEN = "media_player.kitchen"
-
-
-@pytest.fixture
-async def kitchen(
-    hass: HomeAssistant, loaded_entry: MockConfigEntry
-) -> AsyncIterator[LinnEmulator]:
-    """A second streamer, set up alongside the living room."""
-    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield emu
-        assert await hass.config_entries.async_unload(entry.entry_id)
 
 
 def members(hass: HomeAssistant, entity_id: str) -> list[str]:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from homeassistant.auth.models import User
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
@@ -28,29 +25,12 @@ async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     assert await async_setup_component(hass, "llm", {})
 
 
-@pytest.fixture
-async def kitchen_entry(hass: HomeAssistant) -> AsyncIterator[MockConfigEntry]:
-    """A second streamer."""
-    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield entry
-        await hass.config_entries.async_unload(entry.entry_id)
-
-
 def offered(hass: HomeAssistant, assistant: str | None = "conversation") -> list[str]:
     return [player.entity_id for player in async_players(hass, assistant)]
 
 
 async def test_only_loaded_exposed_linn_media_players_are_offered(
-    hass: HomeAssistant, hass_admin_user: User, kitchen_entry: MockConfigEntry
+    hass: HomeAssistant, hass_admin_user: User, kitchen: LinnEmulator
 ) -> None:
     # another integration's media player is no Linn player, exposed or not
     other = er.async_get(hass).async_get_or_create("media_player", "other", "tv")
@@ -65,6 +45,8 @@ async def test_only_loaded_exposed_linn_media_players_are_offered(
     assert refused.data == {"error": "Invalid argument: player must be one of the listed players"}
 
     async_expose_entity(hass, "conversation", KITCHEN_ID, True)
+    kitchen_entry = hass.config_entries.async_entry_for_domain_unique_id("linn", OTHER_UDN)
+    assert kitchen_entry is not None
     assert await hass.config_entries.async_unload(kitchen_entry.entry_id)
     await hass.async_block_till_done()
     assert hass.states.get(KITCHEN_ID) is not None  # unavailable, still in the state machine

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 from homeassistant.auth.models import User
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
@@ -18,7 +16,7 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, OTHER_UDN
+from .conftest import ENTITY_ID
 from .test_guarded_tools import PLAYER, assist, call, call_tool
 
 KITCHEN_ID = "media_player.kitchen"
@@ -28,23 +26,6 @@ KITCHEN_ID = "media_player.kitchen"
 async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "llm", {})
-
-
-@pytest.fixture
-async def kitchen(hass: HomeAssistant) -> AsyncIterator[LinnEmulator]:
-    """A second streamer, so players can join."""
-    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield emu
-        assert await hass.config_entries.async_unload(entry.entry_id)
 
 
 def source_of(emulator: LinnEmulator) -> str:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 import json
 from typing import Any
 
 from homeassistant.auth.models import User
 from homeassistant.components import conversation
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
 import pytest
@@ -18,28 +16,11 @@ from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.helpers import wait_for
 
-from ..conftest import ENTITY_ID, OTHER_UDN
+from ..conftest import ENTITY_ID
 from .conftest import AGENT, PLAYER, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")
 KITCHEN = "media_player.kitchen"
-
-
-@pytest.fixture
-async def kitchen(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> AsyncIterator[None]:
-    """A second streamer."""
-    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield
-        assert await hass.config_entries.async_unload(entry.entry_id)
 
 
 def place(hass: HomeAssistant, entity_id: str, area: str) -> None:

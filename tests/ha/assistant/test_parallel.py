@@ -7,41 +7,18 @@ connection; calls to two players are in flight at the same time.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 from homeassistant.auth.models import User
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.helpers import wait_for
 
-from ..conftest import OTHER_UDN
 from .conftest import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")
-
-
-@pytest.fixture
-async def kitchen(
-    hass: HomeAssistant, loaded_entry: MockConfigEntry
-) -> AsyncIterator[LinnEmulator]:
-    """A second streamer."""
-    async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield emu
-        assert await hass.config_entries.async_unload(entry.entry_id)
 
 
 async def test_calls_to_two_players_are_in_flight_together(
