@@ -16,26 +16,20 @@ import logging
 import tracemalloc
 
 from homeassistant.auth.models import User
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
+from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 import custom_components.linn as linn_init
-from custom_components.linn.guard import Guard
-from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime
-from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from scripts.soak import BREAKING, FAULTS, Soak, SoakSettings
 from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID
+from .conftest import ENTITY_ID, assist_with_unlimited_guard
 
 ACTION_TIMEOUT = 0.5
 ROUNDS = 2 * len(FAULTS)  # every fault twice
 WARMUP = len(FAULTS)
-UNLIMITED = 10**9
 AUDIT_RECORDS = 8
 """A short ring, full before the warm-up ends, so the audit log's growth is not counted."""
 FRAMES = 16
@@ -54,25 +48,7 @@ def _fast_fault_detection(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def _soak(hass: HomeAssistant, user: User, emulator: LinnEmulator) -> Soak:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
-    guard = Guard(
-        TOOL_SPECS,
-        clock=hass.data[DATA_GUARD].guard.clock,
-        writes_per_minute=UNLIMITED,
-        reads_per_minute=UNLIMITED,
-        calls_per_conversation=UNLIMITED,
-        audit_max_records=AUDIT_RECORDS,
-    )
-    hass.data[DATA_GUARD] = GuardRuntime(hass, guard)
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(user_id=user.id),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+    api, guard = await assist_with_unlimited_guard(hass, user.id, audit_max_records=AUDIT_RECORDS)
     return Soak(
         hass,
         emulator,

@@ -17,17 +17,15 @@ from homeassistant.auth.models import User
 from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.guard import Caller, Guard
-from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
-from custom_components.linn.guard.specs import TOOL_SPECS
+from custom_components.linn.guard import Caller
+from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller
 from custom_components.linn.llm_tools import MSG_SOURCE
 from linn_emulator import LinnEmulator
 
-from .conftest import OTHER_UDN, UDN
+from .conftest import OTHER_UDN, UDN, assist_with_unlimited_guard
 from .tool_arguments import (
     FIELDS,
     PlayerFacts,
@@ -44,7 +42,6 @@ LIVING_ROOM = "Living Room"
 KITCHEN = "Kitchen"
 KITCHEN_LIMIT = 60
 SOFT_LIMIT_SHARE = 0.6
-UNLIMITED = 10**9
 
 # The commands the tools send (lpec/device.py); none may reach a device for a refused call.
 TOOL_ACTIONS = frozenset(
@@ -112,24 +109,8 @@ async def kitchen(
 @pytest.fixture
 async def api(hass: HomeAssistant, hass_admin_user: User, kitchen: LinnEmulator) -> llm.APIInstance:
     """The Assist API for an admin, with a guard whose rate limits cannot interfere."""
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
-    guard = Guard(
-        TOOL_SPECS,
-        clock=hass.data[DATA_GUARD].guard.clock,
-        writes_per_minute=UNLIMITED,
-        reads_per_minute=UNLIMITED,
-        calls_per_conversation=UNLIMITED,
-    )
-    hass.data[DATA_GUARD] = GuardRuntime(hass, guard)
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(user_id=hass_admin_user.id),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    return await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+    api, _guard = await assist_with_unlimited_guard(hass, hass_admin_user.id)
+    return api
 
 
 def _projection(emu: LinnEmulator) -> tuple[Any, ...]:
