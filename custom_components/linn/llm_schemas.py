@@ -2,7 +2,7 @@
 
 Building and compiling a probatio schema was most of the guard's cost per call. The key
 is the tool's schema builder together with the SchemaFacts it is given, and the facts are
-taken from the live players on every call: a changed volume limit, a renamed source or a
+taken from the live players on every call: a changed volume limit, a renamed player or a
 new pin gives new facts and so a new schema on the very next call. Nothing else reaches a
 builder, so a cached schema cannot be stale.
 """

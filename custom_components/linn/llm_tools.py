@@ -3,10 +3,11 @@
 Schemas use the voluptuous API (probatio in Home Assistant): Home Assistant turns the very
 same schema into the JSON Schema every agent sends to its model (additionalProperties:
 false, enums, ranges, lengths), and the guard runs it again on every call, so the model's
-view and the check in code cannot drift apart.
+view and the check in code cannot drift apart. Source names are device text and never in a
+schema: select_source checks the name in code.
 
-A schema is built from SchemaFacts alone (player names, the highest volume limit, source
-names, pin and preset ids, taken from the live players on every call), never from a player:
+A schema is built from SchemaFacts alone (player names, the highest volume limit, pin and
+preset ids, taken from the live players on every call), never from a player:
 a schema compiled once for equal facts is the one the players would give now, so it can be
 reused (llm_schemas.py) without ever being stale.
 """
@@ -89,7 +90,6 @@ class SchemaFacts:
     """The highest volume limit of any player (set_volume)."""
     limit_max: int = 0
     """The highest volume any player's hardware allows (set_volume_limit)."""
-    sources: tuple[str, ...] = ()
     pins: tuple[int, ...] = ()
     presets: tuple[int, ...] = ()
 
