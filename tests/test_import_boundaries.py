@@ -6,6 +6,8 @@ reports the modules it loaded that the package must not depend on.
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
 import json
 from pathlib import Path
 import subprocess
@@ -50,3 +52,43 @@ def loaded_modules(package: str, path: Path, banned: set[str]) -> list[str]:
 )
 def test_package_imports_nothing_it_must_not(package: str, path: Path, banned: set[str]) -> None:
     assert loaded_modules(package, path, banned) == []
+
+
+TEST_TREES = ("tests", "scripts", "esphome_configs")
+"""Where tests, their helpers and the scripts that reuse them live."""
+
+
+def _imports(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """Per import statement: its line and the dotted names it reaches (module and names).
+
+    Relative imports are resolved against the file's own package, so `.test_x` in tests/ha
+    reads as `tests.ha.test_x`.
+    """
+    package = path.relative_to(ROOT).parent.parts
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            yield node.lineno, [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else ()
+            module = ".".join((*base, *(node.module.split(".") if node.module else ())))
+            yield node.lineno, [module, *(f"{module}.{alias.name}" for alias in node.names)]
+
+
+def test_no_module_imports_a_test_module() -> None:
+    """Shared helpers live in conftest.py fixtures or helper modules, never in a test module.
+
+    A test module brings its tests and fixtures along: an imported test runs twice, an imported
+    autouse fixture applies to the importer, and one file's tests depend on another's (issue 7).
+    """
+    found = []
+    for top in TEST_TREES:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if any(p.startswith(".") or p == "node_modules" for p in path.relative_to(ROOT).parts):
+                continue
+            for line, names in _imports(path):
+                test_modules = [
+                    name for name in names if any(p.startswith("test_") for p in name.split("."))
+                ]
+                if test_modules:
+                    found.append(f"{path.relative_to(ROOT)}:{line} imports {test_modules[0]}")
+    assert found == [], "\n".join(found)

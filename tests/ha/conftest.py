@@ -5,24 +5,20 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 import functools
 from pathlib import Path
-from typing import Any
 
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
+from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.syrupy import HomeAssistantSnapshotExtension
 from syrupy.assertion import SnapshotAssertion
 
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import Guard
-from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime
-from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from scripts.ha_requirements import closure, read_domain_list
+
+from .assist_api import async_setup_llm
 
 REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
 
@@ -113,29 +109,7 @@ async def kitchen(
             assert await hass.config_entries.async_unload(entry.entry_id)
 
 
-UNLIMITED = 10**9
-
-
-async def assist_with_unlimited_guard(
-    hass: HomeAssistant, user_id: str, **guard_options: Any
-) -> tuple[llm.APIInstance, Guard]:
-    """The Assist API for this user, behind a new guard whose rate limits cannot interfere."""
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
-    guard = Guard(
-        TOOL_SPECS,
-        clock=hass.data[DATA_GUARD].guard.clock,
-        writes_per_minute=UNLIMITED,
-        reads_per_minute=UNLIMITED,
-        calls_per_conversation=UNLIMITED,
-        **guard_options,
-    )
-    hass.data[DATA_GUARD] = GuardRuntime(hass, guard)
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(user_id=user_id),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    return await llm.async_get_api(hass, llm.LLM_API_ASSIST, context), guard
+@pytest.fixture
+async def llm_ready(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    """Home Assistant's LLM API set up beside the loaded streamer (see assist_api.py)."""
+    await async_setup_llm(hass)

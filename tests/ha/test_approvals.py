@@ -10,7 +10,6 @@ from homeassistant.auth.models import User
 from homeassistant.components import persistent_notification
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
@@ -32,17 +31,14 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
+from .assist_api import PLAYER, assist, call
 from .conftest import ENTITY_ID
-from .test_guarded_tools import PLAYER, assist, call
 
 PENDING_SENSOR = "sensor.living_room_pending_approvals"
 CALLS_SENSOR = "sensor.living_room_assistant_tool_calls_today"
 
 
-@pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+pytestmark = pytest.mark.usefixtures("llm_ready")
 
 
 async def request_limit(hass: HomeAssistant, user: User, limit: int = 50) -> str:

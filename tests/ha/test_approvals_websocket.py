@@ -7,9 +7,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from homeassistant.auth.models import User
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
@@ -18,14 +17,12 @@ from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 
+from .assist_api import PLAYER, assist, call
+
 type Client = Any
-PLAYER = "Living Room"
 
 
-@pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+pytestmark = pytest.mark.usefixtures("llm_ready")
 
 
 @pytest.fixture
@@ -41,12 +38,7 @@ async def token_for(hass: HomeAssistant, user: User) -> str:
 
 async def ask(hass: HomeAssistant, user: User, tool: str, **arguments: Any) -> llm.ToolResult:
     """A tool call through the Assist API, as any agent makes it."""
-    context = llm.LLMContext(
-        platform="test", context=Context(user_id=user.id), language="en",
-        assistant="conversation", device_id=None,
-    )  # fmt: skip
-    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-    return await api.async_call_tool(llm.ToolInput(f"linn__{tool}", arguments))
+    return await call(await assist(hass, user), tool, **arguments)
 
 
 async def subscribe(client: Client, **extra: Any) -> Callable[[], Awaitable[dict[str, Any]]]:

@@ -7,7 +7,6 @@ from typing import Any
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.components.diagnostics import (
@@ -19,7 +18,7 @@ from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import AuditLog, Outcome
 from custom_components.linn.guard.ha_adapter import STORAGE_KEY, STORAGE_VERSION
 
-from .test_guarded_tools import PLAYER, assist, call
+from .assist_api import PLAYER, assist, async_setup_llm, call
 
 
 async def test_diagnostics_hold_the_audit_log_redacted(
@@ -28,8 +27,7 @@ async def test_diagnostics_hold_the_audit_log_redacted(
     hass_client: ClientSessionGenerator,
     loaded_entry: MockConfigEntry,
 ) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+    await async_setup_llm(hass)
     api = await assist(hass, hass_admin_user)
     await call(api, "set_volume", player=PLAYER, volume=31)
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)

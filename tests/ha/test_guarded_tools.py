@@ -9,7 +9,6 @@ from typing import Any
 from homeassistant.auth.models import User
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
 import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -22,35 +21,10 @@ from custom_components.linn.llm_tools import TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
+from .assist_api import PLAYER, assist, call, call_tool
 from .conftest import ENTITY_ID
 
-PLAYER = "Living Room"
-
-
-@pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
-
-
-async def assist(hass: HomeAssistant, user: User | None) -> llm.APIInstance:
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(user_id=user.id if user else None),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    return await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-
-
-async def call_tool(api: llm.APIInstance, tool_input: llm.ToolInput) -> llm.ToolResult:
-    """APIInstance.async_call_tool, as every agent calls it."""
-    return await api.async_call_tool(tool_input)
-
-
-async def call(api: llm.APIInstance, tool: str, **arguments: Any) -> llm.ToolResult:
-    return await call_tool(api, llm.ToolInput(f"linn__{tool}", arguments))
+pytestmark = pytest.mark.usefixtures("llm_ready")
 
 
 def runtime(hass: HomeAssistant) -> GuardRuntime:

@@ -6,23 +6,18 @@ from homeassistant.auth.models import User
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from homeassistant.setup import async_setup_component
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.llm_players import async_players
 from linn_emulator import LinnEmulator
 
+from .assist_api import assist, call
 from .conftest import ENTITY_ID, OTHER_UDN
-from .test_guarded_tools import assist, call
 
 KITCHEN_ID = "media_player.kitchen"
 
 
-@pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+pytestmark = pytest.mark.usefixtures("llm_ready")
 
 
 def offered(hass: HomeAssistant, assistant: str | None = "conversation") -> list[str]:

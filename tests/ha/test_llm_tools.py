@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
 import pytest
 
 from linn_emulator import LinnEmulator
+
+from .assist_api import assist, async_setup_llm
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 
@@ -15,16 +16,8 @@ pytestmark = pytest.mark.usefixtures("loaded_entry")
 async def test_search_then_play_through_the_assist_api(
     hass: HomeAssistant, emulator: LinnEmulator
 ) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
+    await async_setup_llm(hass)
+    api = await assist(hass, None)
     names = {tool.name for tool in api.tools}
     # offered only because the player supports both SEARCH_MEDIA and PLAY_MEDIA
     assert {"media_player__search_media", "media_player__play_media"} <= names

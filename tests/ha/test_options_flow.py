@@ -7,13 +7,12 @@ from typing import Any
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_mock_service
 
 from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
 
-from .test_guarded_tools import PLAYER, assist, call
+from .assist_api import PLAYER, assist, async_setup_llm, call
 
 
 def _input(**changes: Any) -> dict[str, Any]:
@@ -62,8 +61,7 @@ async def test_options_are_checked_then_saved_and_applied(
     assert loaded_entry.options["notify_target"] == "mobile_app_phone"
     assert loaded_entry.options["soft_limit_percent"] == 50
 
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+    await async_setup_llm(hass)
     api = await assist(hass, hass_admin_user)
     result = await call(api, "standby", player=PLAYER)
     assert result.data == {"error": "Denied: this action is turned off"}

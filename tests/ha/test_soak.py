@@ -25,7 +25,8 @@ from linn_emulator import LinnEmulator
 from scripts.soak import BREAKING, FAULTS, Soak, SoakSettings
 from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID, assist_with_unlimited_guard
+from .assist_api import assist_with_unlimited_guard
+from .conftest import ENTITY_ID
 
 ACTION_TIMEOUT = 0.5
 ROUNDS = 2 * len(FAULTS)  # every fault twice

@@ -7,25 +7,20 @@ from dataclasses import replace
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
 
+from .assist_api import PLAYER, assist, call, call_tool
 from .conftest import ENTITY_ID
-from .test_guarded_tools import PLAYER, assist, call, call_tool
 
 KITCHEN_ID = "media_player.kitchen"
 
 
-@pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+pytestmark = pytest.mark.usefixtures("llm_ready")
 
 
 def source_of(emulator: LinnEmulator) -> str:

@@ -25,7 +25,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller
 from custom_components.linn.llm_tools import MSG_SOURCE
 from linn_emulator import LinnEmulator
 
-from .conftest import OTHER_UDN, UDN, assist_with_unlimited_guard
+from .assist_api import assist_with_unlimited_guard
+from .conftest import OTHER_UDN, UDN
 from .tool_arguments import (
     FIELDS,
     PlayerFacts,

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from homeassistant.auth.models import User
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
-from homeassistant.setup import async_setup_component
 import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -27,33 +26,16 @@ from custom_components.linn.llm_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFa
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
+from .assist_api import PLAYER, assist, call
 from .conftest import ENTITY_ID
 
-PLAYER = "Living Room"
 LIMIT_ENTITY = "number.living_room_volume_limit"
 
 
 @pytest.fixture(autouse=True)
-async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    assert await async_setup_component(hass, "homeassistant", {})
-    assert await async_setup_component(hass, "llm", {})
+async def _llm(hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_ready: None) -> None:
     # no confirmation for high volumes: only the ceiling decides
     hass.config_entries.async_update_entry(loaded_entry, options={"soft_limit_percent": 100})
-
-
-async def assist(hass: HomeAssistant, user: User) -> llm.APIInstance:
-    context = llm.LLMContext(
-        platform="test",
-        context=Context(user_id=user.id),
-        language="en",
-        assistant="conversation",
-        device_id=None,
-    )
-    return await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-
-
-async def call(api: llm.APIInstance, tool: str, **arguments: Any) -> llm.ToolResult:
-    return await api.async_call_tool(llm.ToolInput(f"linn__{tool}", arguments))
 
 
 def offered(api: llm.APIInstance, tool: str) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
+from .assist_api import PLAYER
 from .conftest import ENTITY_ID
-from .test_guarded_tools import PLAYER
 
 AGENT = "conversation.scripted"
 
