@@ -173,28 +173,18 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
     Measures emulator state change -> HA state written, and a media_player service
     call -> the emulator has applied it.
     """
-    from homeassistant import loader  # noqa: PLC0415
-    from homeassistant.const import CONF_HOST, CONF_PORT, EVENT_STATE_CHANGED  # noqa: PLC0415
+    from bench_hass import async_setup_linn, home_assistant  # noqa: PLC0415
+    from homeassistant.const import EVENT_STATE_CHANGED  # noqa: PLC0415
     from homeassistant.core import Event, EventStateChangedData, callback  # noqa: PLC0415
-    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
-        MockConfigEntry,
-        async_test_home_assistant,
-    )
 
     entity_id = "media_player.living_room"
     to_ha: list[float] = []
     to_device: list[float] = []
     async with (
         LinnEmulator(port=0, volume_limit=100, tick_interval=3600) as emu,
-        async_test_home_assistant() as hass,
+        home_assistant() as hass,
     ):
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-        entry = MockConfigEntry(
-            domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, emu.udn, emu.port)
 
         written: list[tuple[float, Any]] = []
 
@@ -235,7 +225,6 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
             await hass.async_block_till_done()  # the RESPONSE too, before the next call
         await hass.config_entries.async_unload(entry.entry_id)
         await hass.async_block_till_done()
-        await hass.async_stop(force=True)
     return {
         "ha_device_change_to_state": summarize(to_ha),
         "ha_service_call_to_device": summarize(to_device),

@@ -16,7 +16,6 @@ import json
 import os
 from pathlib import Path
 import random
-import socket
 import sys
 import time
 import tracemalloc
@@ -66,30 +65,6 @@ class DeviceProcess:
         assert self.process.stdin is not None
         self.process.stdin.close()
         await self.process.wait()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-async def setup_http(hass: Any) -> None:
-    """The http component (media_player needs it) on a free loopback port, not 8123.
-
-    A YAML http config is a trial that Home Assistant reverts (with a restart) unless it is
-    confirmed within 5 minutes: confirm it, as a user whose frontend works would.
-    """
-    from homeassistant.components.http.config import (  # noqa: PLC0415
-        async_get_and_load_store,
-    )
-    from homeassistant.setup import async_setup_component  # noqa: PLC0415
-
-    http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
-    assert await async_setup_component(hass, "http", {"http": http})
-    store = await async_get_and_load_store(hass)
-    if store.pending is not None:
-        await store.async_promote_pending()
 
 
 def _cpu() -> float:
@@ -273,13 +248,10 @@ async def _window(
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from homeassistant import loader  # noqa: PLC0415
-    from homeassistant.const import CONF_HOST, CONF_PORT  # noqa: PLC0415
+    from bench_hass import async_setup_http, home_assistant, linn_entry  # noqa: PLC0415
+    from homeassistant.const import CONF_HOST  # noqa: PLC0415
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
-    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
-        MockConfigEntry,
-        async_test_home_assistant,
-    )
+    from pytest_homeassistant_custom_component.common import MockConfigEntry  # noqa: PLC0415
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))
@@ -291,17 +263,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "sizes": {},
     }
     try:
-        async with async_test_home_assistant() as hass:
-            hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+        async with home_assistant() as hass:
             await async_setup_component(hass, "homeassistant", {})
-            await setup_http(hass)
+            await async_setup_http(hass)
             linn_entries, openhome_entries = [], []
             for device in devices.devices:
-                linn = MockConfigEntry(
-                    domain="linn",
-                    unique_id=device["udn"],
-                    data={CONF_HOST: "127.0.0.1", CONF_PORT: device["lpec_port"]},
-                )
+                linn = linn_entry(device["udn"], device["lpec_port"])
                 openhome = MockConfigEntry(
                     domain="openhome",
                     unique_id=f"uuid:{device['udn']}",
@@ -326,7 +293,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     results["sizes"][str(count)][name] = await measure_side(
                         hass, side, devices, count, args
                     )
-            await hass.async_stop(force=True)
     finally:
         await devices.stop()
     return results

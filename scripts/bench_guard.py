@@ -20,39 +20,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-import contextlib
+from collections.abc import Awaitable, Callable, Mapping
 import json
 import os
 from pathlib import Path
-import socket
 import statistics
-import tempfile
 import time
 from typing import Any
 
 from bench import machine, percentile
-from homeassistant import loader
-from homeassistant.const import CONF_HOST, CONF_PORT
-from homeassistant.core import Context, HomeAssistant
+from bench_hass import async_setup_http, async_setup_linn, home_assistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
-from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
-    async_test_home_assistant,
-)
 
-from custom_components.linn.guard import Guard, GuardResult, ToolCall
-from custom_components.linn.guard.ha_adapter import (
-    DATA_GUARD,
-    GuardRuntime,
-    async_caller,
-    current_turn,
-)
-from custom_components.linn.guard.specs import TOOL_SPECS
+from custom_components.linn.guard import GuardResult, ToolCall
+from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller, current_turn
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_tools import TOOLS_BY_NAME
 from linn_emulator import LinnEmulator
+from tests.ha.assist_api import assist_with_unlimited_guard
 
 
 def distribution(samples_s: list[float]) -> dict[str, float]:
@@ -67,18 +53,6 @@ def distribution(samples_s: list[float]) -> dict[str, float]:
         "max_ms": max(ms),
         "mean_ms": statistics.fmean(ms),
     }
-
-
-@contextlib.asynccontextmanager
-async def _config_dir() -> AsyncIterator[str]:
-    with tempfile.TemporaryDirectory(prefix="bench-guard-") as path:
-        yield path
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 type Sample = tuple[float, float]
@@ -130,46 +104,17 @@ async def bench_guard(
             finally:
                 TimedHandler.device = watch.elapsed()
 
-    # A fresh configuration directory: the default one (inside the test package) would keep
-    # this run's registries, HTTP settings and guard storage for the next run.
     async with (
         LinnEmulator(port=0, tick_interval=3600) as emu,
-        _config_dir() as config_dir,
-        async_test_home_assistant(config_dir=config_dir) as hass,
+        home_assistant() as hass,
     ):
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-        # media_player needs http; on a free loopback port, not whatever holds 8123.
-        http = {"server_host": ["127.0.0.1"], "server_port": _free_port()}
-        assert await async_setup_component(hass, "http", {"http": http})
-        entry = MockConfigEntry(
-            domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        assert await async_setup_component(hass, "homeassistant", {})
-        assert await async_setup_component(hass, "llm", {})
-        await hass.async_block_till_done()
+        await async_setup_http(hass)
+        entry = await async_setup_linn(hass, emu.udn, emu.port)
         _add_other_entities(hass, other_entities)
-        unlimited = 10**9
-        guard = Guard(
-            TOOL_SPECS,
-            clock=hass.data[DATA_GUARD].guard.clock,
-            writes_per_minute=unlimited,
-            reads_per_minute=unlimited,
-            calls_per_conversation=unlimited,
-        )
-        runtime = GuardRuntime(hass, guard)
-        hass.data[DATA_GUARD] = runtime
         admin = await hass.auth.async_create_user("bench", group_ids=["system-admin"])
-        context = llm.LLMContext(
-            platform="bench",
-            context=Context(user_id=admin.id),
-            language="en",
-            assistant="conversation",
-            device_id=None,
-        )
-        api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-        caller = await async_caller(hass, context.context)
+        api, guard = await assist_with_unlimited_guard(hass, admin.id, platform="bench")
+        runtime = hass.data[DATA_GUARD]
+        caller = await async_caller(hass, api.llm_context.context)
         player = "Living Room"
         definition = TOOLS_BY_NAME["set_volume"]
 
@@ -211,7 +156,6 @@ async def bench_guard(
 
         await hass.config_entries.async_unload(entry.entry_id)
         await hass.async_block_till_done()
-        await hass.async_stop(force=True)
     named = {
         "guard_refused_via_assist_api": refused,
         "guard_pending": pending,

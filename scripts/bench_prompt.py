@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench import machine
-from homeassistant import loader
-from pytest_homeassistant_custom_component.common import async_test_home_assistant
+from bench_hass import home_assistant
 
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic
@@ -55,9 +54,8 @@ async def measure(variant: bool) -> dict[str, Any]:
         FakeAnthropic(api_key=API_KEY) as fake,
         LinnEmulator(port=0, room=LIVING, tick_interval=0.05) as living,
         LinnEmulator(port=0, room=KITCHEN, tick_interval=0.05) as kitchen,
-        async_test_home_assistant() as hass,
+        home_assistant() as hass,
     ):
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
         os.environ["ANTHROPIC_BASE_URL"] = fake.base_url
         user = await hass.auth.async_create_user("bench", group_ids=["system-admin"])
         comparison = await async_setup_comparison(
@@ -74,7 +72,6 @@ async def measure(variant: bool) -> dict[str, Any]:
                 print(f"{task.id}: {agent}", file=sys.stderr, flush=True)
                 runs.append(await comparison.run(agent, task))
         await async_unload_all(hass)
-        await hass.async_stop(force=True)
     return {"agents": agents, "runs": runs}
 
 

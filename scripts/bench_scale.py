@@ -15,18 +15,11 @@ import asyncio
 import json
 from pathlib import Path
 import sys
-import tempfile
 import tracemalloc
 from typing import Any
 
 from bench import machine
-from bench_compare import (
-    DeviceProcess,
-    Side,
-    _state_latency,
-    _window,
-    setup_http,
-)
+from bench_compare import DeviceProcess, Side, _state_latency, _window
 
 
 async def measure(
@@ -49,13 +42,8 @@ async def measure(
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from homeassistant import loader  # noqa: PLC0415
-    from homeassistant.const import CONF_HOST, CONF_PORT  # noqa: PLC0415
+    from bench_hass import async_setup_http, home_assistant, linn_entry  # noqa: PLC0415
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
-    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
-        MockConfigEntry,
-        async_test_home_assistant,
-    )
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))
@@ -67,19 +55,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "sizes": {},
     }
     try:
-        async with async_test_home_assistant(
-            config_dir=tempfile.mkdtemp(prefix="linn-scale-")
-        ) as hass:
-            hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+        async with home_assistant() as hass:
             await async_setup_component(hass, "homeassistant", {})
-            await setup_http(hass)
+            await async_setup_http(hass)
             entries = []
             for device in devices.devices:
-                entry = MockConfigEntry(
-                    domain="linn",
-                    unique_id=device["udn"],
-                    data={CONF_HOST: "127.0.0.1", CONF_PORT: device["lpec_port"]},
-                )
+                entry = linn_entry(device["udn"], device["lpec_port"])
                 entry.add_to_hass(hass)
                 entries.append(entry)
             side = Side(hass, "linn", entries)
@@ -89,7 +70,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for count in sizes:
                 print(f"measuring {count} streamer(s)", file=sys.stderr, flush=True)
                 results["sizes"][str(count)] = await measure(hass, side, devices, count, args)
-            await hass.async_stop(force=True)
     finally:
         await devices.stop()
     return results

@@ -23,33 +23,20 @@ from pathlib import Path
 import resource
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 from typing import Any
 
 from bench import machine, percentile
-from bench_compare import setup_http
-from homeassistant import loader
-from homeassistant.const import CONF_HOST, CONF_PORT
-from homeassistant.core import Context
-from homeassistant.helpers import llm
-from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
-    async_test_home_assistant,
-)
+from bench_hass import async_setup_http, async_setup_linn, home_assistant
 from soak import BREAKING, HARNESS, Soak, SoakReport, SoakSettings, traced_bytes
 
 import custom_components.linn as linn_init
-from custom_components.linn.guard import Guard
-from custom_components.linn.guard.ha_adapter import DATA_GUARD, GuardRuntime
-from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
+from tests.ha.assist_api import assist_with_unlimited_guard
 
 ACTION_TIMEOUT = 1.0
 AUDIT_RECORDS = 100
-UNLIMITED = 10**9
 LAG_GOAL_MS = 20.0
 OWN = tracemalloc.Filter(False, __file__)
 """This script's own samples are not the integration's memory."""
@@ -83,39 +70,16 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
     tuned = {"KEEPALIVE_INTERVAL": 1.0, "ACTION_TIMEOUT": ACTION_TIMEOUT, "RECONNECT_MAX": 1.0}
     for name, value in tuned.items():
         setattr(linn_init, name, value)
-    config_dir = tempfile.mkdtemp(prefix="linn-soak-")
     async with (
         LinnEmulator(port=0, tick_interval=1.0) as emu,
-        async_test_home_assistant(config_dir=config_dir) as hass,
+        home_assistant() as hass,
     ):
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-        await setup_http(hass)
-        entry = MockConfigEntry(
-            domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        assert await async_setup_component(hass, "homeassistant", {})
-        assert await async_setup_component(hass, "llm", {})
-        await hass.async_block_till_done()
-        guard = Guard(
-            TOOL_SPECS,
-            clock=hass.data[DATA_GUARD].guard.clock,
-            writes_per_minute=UNLIMITED,
-            reads_per_minute=UNLIMITED,
-            calls_per_conversation=UNLIMITED,
-            audit_max_records=AUDIT_RECORDS,
-        )
-        hass.data[DATA_GUARD] = GuardRuntime(hass, guard)
+        await async_setup_http(hass)
+        await async_setup_linn(hass, emu.udn, emu.port)
         admin = await hass.auth.async_create_user("soak", group_ids=["system-admin"])
-        context = llm.LLMContext(
-            platform="bench",
-            context=Context(user_id=admin.id),
-            language="en",
-            assistant="conversation",
-            device_id=None,
+        api, guard = await assist_with_unlimited_guard(
+            hass, admin.id, platform="bench", audit_max_records=AUDIT_RECORDS
         )
-        api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
         entity_id = next(s.entity_id for s in hass.states.async_all("media_player") if s.entity_id)
         runner = Soak(
             hass,
@@ -188,7 +152,6 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
         finally:
             tracemalloc.stop()
             await runner.stop()
-        await hass.async_stop(force=True)
     return _results(
         args,
         runner.report,
