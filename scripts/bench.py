@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -48,15 +49,15 @@ def percentile(samples: list[float], pct: float) -> float:
     return ordered[rank]
 
 
-def summarize(samples_s: list[float]) -> dict[str, float]:
+def summarize(
+    samples_s: list[float], percentiles: tuple[int, ...] = (50, 90, 99)
+) -> dict[str, float]:
     """Distribution of latencies, in milliseconds."""
     ms = [s * 1000 for s in samples_s]
     return {
         "n": len(ms),
         "min_ms": min(ms),
-        "p50_ms": percentile(ms, 50),
-        "p90_ms": percentile(ms, 90),
-        "p99_ms": percentile(ms, 99),
+        **{f"p{pct}_ms": percentile(ms, pct) for pct in percentiles},
         "max_ms": max(ms),
         "mean_ms": statistics.fmean(ms),
     }
@@ -122,48 +123,50 @@ async def _wait(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
             await asyncio.sleep(0)
 
 
-async def bench_event_latency(count: int) -> dict[str, float]:
-    """Front-panel change on the emulator -> listener callback in the client."""
-    samples: list[float] = []
+@contextlib.asynccontextmanager
+async def _connected() -> AsyncIterator[tuple[LinnEmulator, LinnDevice]]:
+    """An emulator (volume limit 100) and a client connected to it, with no keepalives."""
     async with LinnEmulator(port=0, volume_limit=100) as emu:
         device = LinnDevice("127.0.0.1", emu.port, keepalive_interval=3600)
         await device.connect()
         try:
-            arrived: list[float] = []
-
-            def on_change(changed: frozenset[Service]) -> None:
-                if Service.VOLUME in changed:
-                    arrived.append(time.perf_counter())
-
-            remove = device.add_listener(on_change)
-            for i in range(count):
-                target = 10 + i % 50
-                if device.state.volume.volume == target:
-                    target += 1
-                arrived.clear()
-                start = time.perf_counter()
-                emu.panel.set_volume(target)
-                await _wait(lambda: bool(arrived))
-                samples.append(arrived[0] - start)
-            remove()
+            yield emu, device
         finally:
             await device.close()
+
+
+async def bench_event_latency(count: int) -> dict[str, float]:
+    """Front-panel change on the emulator -> listener callback in the client."""
+    samples: list[float] = []
+    arrived: list[float] = []
+
+    def on_change(changed: frozenset[Service]) -> None:
+        if Service.VOLUME in changed:
+            arrived.append(time.perf_counter())
+
+    async with _connected() as (emu, device):
+        remove = device.add_listener(on_change)
+        for i in range(count):
+            target = 10 + i % 50
+            if device.state.volume.volume == target:
+                target += 1
+            arrived.clear()
+            start = time.perf_counter()
+            emu.panel.set_volume(target)
+            await _wait(lambda: bool(arrived))
+            samples.append(arrived[0] - start)
+        remove()
     return summarize(samples)
 
 
 async def bench_action_round_trip(count: int) -> dict[str, float]:
     """A command's ACTION -> RESPONSE as the caller sees it (set_volume awaited)."""
     samples: list[float] = []
-    async with LinnEmulator(port=0, volume_limit=100) as emu:
-        device = LinnDevice("127.0.0.1", emu.port, keepalive_interval=3600)
-        await device.connect()
-        try:
-            for i in range(count):
-                start = time.perf_counter()
-                await device.set_volume(10 + i % 50)
-                samples.append(time.perf_counter() - start)
-        finally:
-            await device.close()
+    async with _connected() as (_emu, device):
+        for i in range(count):
+            start = time.perf_counter()
+            await device.set_volume(10 + i % 50)
+            samples.append(time.perf_counter() - start)
     return summarize(samples)
 
 
@@ -173,9 +176,11 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
     Measures emulator state change -> HA state written, and a media_player service
     call -> the emulator has applied it.
     """
-    from bench_hass import async_setup_linn, home_assistant  # noqa: PLC0415
+    from bench_hass import home_assistant  # noqa: PLC0415
     from homeassistant.const import EVENT_STATE_CHANGED  # noqa: PLC0415
     from homeassistant.core import Event, EventStateChangedData, callback  # noqa: PLC0415
+
+    from tests.ha.streamers import async_setup_linn  # noqa: PLC0415
 
     entity_id = "media_player.living_room"
     to_ha: list[float] = []

@@ -14,13 +14,9 @@ import tempfile
 
 from homeassistant import loader
 from homeassistant.components.http.config import async_get_and_load_store
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
-    async_test_home_assistant,
-)
+from pytest_homeassistant_custom_component.common import async_test_home_assistant
 
 from tests.helpers import closed_port
 
@@ -49,19 +45,3 @@ async def async_setup_http(hass: HomeAssistant) -> None:
     store = await async_get_and_load_store(hass)
     if store.pending is not None:
         await store.async_promote_pending()
-
-
-def linn_entry(udn: str, port: int) -> MockConfigEntry:
-    """The entry the config flow creates for a streamer on loopback."""
-    return MockConfigEntry(
-        domain="linn", unique_id=udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: port}
-    )
-
-
-async def async_setup_linn(hass: HomeAssistant, udn: str, port: int) -> MockConfigEntry:
-    """The integration set up for one streamer on loopback."""
-    entry = linn_entry(udn, port)
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry

@@ -15,35 +15,26 @@ import asyncio
 import json
 from pathlib import Path
 import sys
-import tracemalloc
 from typing import Any
 
 from bench import machine
-from bench_compare import DeviceProcess, Side, _state_latency, _window
+from bench_compare import DeviceProcess, Side, measure_loaded
 
 
 async def measure(
     hass: Any, side: Side, devices: DeviceProcess, count: int, args: argparse.Namespace
 ) -> dict[str, Any]:
     """Every figure at one size."""
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    await side.load(count)
-    await asyncio.sleep(2)
-    memory = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
-    result: dict[str, Any] = {"devices": count, "memory_bytes": memory}
-    result["idle"] = await _window(devices, count, args.window, rate=0)
-    result["load"] = await _window(devices, count, args.window, rate=args.rate)
-    await asyncio.sleep(1)
-    result["device_change_to_state"] = await _state_latency(hass, side, devices, count, args)
+    result = await measure_loaded(hass, side, devices, count, args)
     await side.unload()
     return result
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from bench_hass import async_setup_http, home_assistant, linn_entry  # noqa: PLC0415
+    from bench_hass import async_setup_http, home_assistant  # noqa: PLC0415
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
+
+    from tests.ha.streamers import linn_entry  # noqa: PLC0415
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))

@@ -28,12 +28,13 @@ import tracemalloc
 from typing import Any
 
 from bench import machine, percentile
-from bench_hass import async_setup_http, async_setup_linn, home_assistant
+from bench_hass import async_setup_http, home_assistant
 from soak import BREAKING, HARNESS, Soak, SoakReport, SoakSettings, traced_bytes
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
 from tests.ha.assist_api import assist_with_unlimited_guard
+from tests.ha.streamers import async_setup_linn
 
 ACTION_TIMEOUT = 1.0
 AUDIT_RECORDS = 100

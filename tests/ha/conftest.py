@@ -7,7 +7,6 @@ import functools
 from pathlib import Path
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -19,6 +18,7 @@ from linn_emulator import LinnEmulator
 from scripts.ha_requirements import closure, read_domain_list
 
 from .assist_api import async_setup_llm
+from .streamers import async_setup_linn, linn_entry
 
 REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
 
@@ -68,12 +68,7 @@ async def emulator() -> AsyncIterator[LinnEmulator]:
 @pytest.fixture
 def config_entry(emulator: LinnEmulator) -> MockConfigEntry:
     """The entry the config flow would have created for the emulator."""
-    return MockConfigEntry(
-        domain=DOMAIN,
-        title="Living Room",
-        unique_id=UDN,
-        data={CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port},
-    )
+    return linn_entry(UDN, emulator.port, "Living Room")
 
 
 @pytest.fixture
@@ -95,15 +90,7 @@ async def kitchen(
 ) -> AsyncIterator[LinnEmulator]:
     """A second streamer, in the kitchen, set up alongside the living room."""
     async with LinnEmulator(port=0, udn=OTHER_UDN, room="Kitchen", tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain=DOMAIN,
-            title="Kitchen",
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, OTHER_UDN, emu.port, "Kitchen")
         yield emu
         if entry.state is ConfigEntryState.LOADED:  # a test may have unloaded it itself
             assert await hass.config_entries.async_unload(entry.entry_id)

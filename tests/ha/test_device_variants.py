@@ -14,18 +14,17 @@ from homeassistant.components.media_player import (
 )
 from homeassistant.const import (
     ATTR_ENTITY_ID,
-    CONF_HOST,
-    CONF_PORT,
     SERVICE_MEDIA_PAUSE,
     SERVICE_MEDIA_PLAY,
 )
 from homeassistant.core import HomeAssistant
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from linn_emulator import LinnEmulator, PlaybackState
 from tests.helpers import wait_for
+
+from .streamers import async_setup_linn
 
 ENTITY = "media_player.study"
 # An older DS: no source-independent Transport, no pins, no radio, no Songcast.
@@ -35,14 +34,7 @@ OLD_DS = {"Product", "Volume", "Playlist", "Info", "Time"}
 @pytest.fixture
 async def old_ds(hass: HomeAssistant) -> AsyncIterator[LinnEmulator]:
     async with LinnEmulator(port=0, room="Study", services=OLD_DS, tick_interval=0.05) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            unique_id=emu.udn,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, emu.udn, emu.port)
         yield emu
         assert await hass.config_entries.async_unload(entry.entry_id)
 

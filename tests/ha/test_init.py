@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_HOST, CONF_PORT, STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -13,6 +13,7 @@ from linn_emulator import LinnEmulator
 from tests.helpers import closed_port, wait_for
 
 from .conftest import ENTITY_ID, OTHER_UDN, UDN
+from .streamers import linn_entry
 
 
 async def test_setup_creates_device_and_unload_closes_session(
@@ -50,9 +51,7 @@ async def test_reload_reconnects(
 
 
 async def test_unreachable_device_is_not_ready(hass: HomeAssistant) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "127.0.0.1", CONF_PORT: closed_port()}
-    )
+    entry = linn_entry(UDN, closed_port())
     entry.add_to_hass(hass)
     assert not await hass.config_entries.async_setup(entry.entry_id)
     assert entry.state is ConfigEntryState.SETUP_RETRY
@@ -61,9 +60,7 @@ async def test_unreachable_device_is_not_ready(hass: HomeAssistant) -> None:
 
 async def test_other_device_at_the_address_is_not_ready(hass: HomeAssistant) -> None:
     async with LinnEmulator(port=0, udn=OTHER_UDN) as other:
-        entry = MockConfigEntry(
-            domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "127.0.0.1", CONF_PORT: other.port}
-        )
+        entry = linn_entry(UDN, other.port)
         entry.add_to_hass(hass)
         assert not await hass.config_entries.async_setup(entry.entry_id)
         assert entry.state is ConfigEntryState.SETUP_RETRY

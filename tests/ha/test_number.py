@@ -12,7 +12,7 @@ from homeassistant.components.number import (
     DOMAIN as NUMBER_DOMAIN,
     SERVICE_SET_VALUE,
 )
-from homeassistant.const import ATTR_ENTITY_ID, CONF_HOST, CONF_PORT, EntityCategory
+from homeassistant.const import ATTR_ENTITY_ID, EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
@@ -24,6 +24,7 @@ from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 
 from .conftest import ENTITY_ID
+from .streamers import async_setup_linn
 
 LIMIT = "number.living_room_volume_limit"
 
@@ -69,12 +70,7 @@ async def test_limit_is_a_config_number_that_the_player_obeys(
 async def test_no_number_without_the_config_service(hass: HomeAssistant) -> None:
     services = {"Product", "Volume", "Transport", "Info", "Time"}
     async with LinnEmulator(port=0, room="Study", services=services) as emu:
-        entry = MockConfigEntry(
-            domain="linn", unique_id=emu.udn, data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port}
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, emu.udn, emu.port)
         assert hass.states.get("media_player.study") is not None
         assert hass.states.get("number.study_volume_limit") is None
         assert await hass.config_entries.async_unload(entry.entry_id)

@@ -14,7 +14,6 @@ import dataclasses
 from typing import Any
 
 from homeassistant.auth.models import User
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 import pytest
@@ -27,6 +26,7 @@ from linn_emulator import LinnEmulator
 
 from .assist_api import assist_with_unlimited_guard
 from .conftest import OTHER_UDN, UDN
+from .streamers import async_setup_linn
 from .tool_arguments import (
     FIELDS,
     PlayerFacts,
@@ -94,15 +94,7 @@ async def kitchen(
     async with LinnEmulator(
         port=0, udn=OTHER_UDN, room=KITCHEN, volume_limit=KITCHEN_LIMIT, tick_interval=3600
     ) as emu:
-        entry = MockConfigEntry(
-            domain="linn",
-            title=KITCHEN,
-            unique_id=OTHER_UDN,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emu.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, OTHER_UDN, emu.port, KITCHEN)
         yield emu
         assert await hass.config_entries.async_unload(entry.entry_id)
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.const import CONF_API_KEY, CONF_HOST, CONF_PORT
+from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr, entity_registry as er
@@ -34,6 +34,7 @@ from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from linn_emulator.model import PlaybackState
 from tests.fake_anthropic import FakeAnthropic
+from tests.ha.streamers import async_setup_linn
 
 from .home import area_id, async_setup_home
 from .metrics import run_metrics, tool_errors
@@ -151,15 +152,7 @@ async def async_setup_comparison(
     satellite_entry = MockConfigEntry(domain="esphome", title="Voice satellites")
     satellite_entry.add_to_hass(hass)
     for room, emulator in players.items():
-        entry = MockConfigEntry(
-            domain=DOMAIN,
-            title=room,
-            unique_id=emulator.udn,
-            data={CONF_HOST: "127.0.0.1", CONF_PORT: emulator.port},
-        )
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+        entry = await async_setup_linn(hass, emulator.udn, emulator.port, room)
         for device in dr.async_entries_for_config_entry(devices, entry.entry_id):
             devices.async_update_device(device.id, area_id=area_id(hass, room))
         entity_id = entities.async_get_entity_id("media_player", DOMAIN, emulator.udn)

@@ -6,17 +6,16 @@ from collections.abc import AsyncIterator
 
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.auth.models import User
-from homeassistant.const import CONF_HOST, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 
 from ..conftest import OTHER_UDN
+from ..streamers import async_setup_linn
 from .case import KITCHEN, LIVING
 from .harness import ENTITIES, World
 from .results import write_if_asked
@@ -60,15 +59,7 @@ async def world(
     """Both players loaded and placed in their areas, a satellite in each area."""
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
-    kitchen_entry = MockConfigEntry(
-        domain=DOMAIN,
-        title=KITCHEN,
-        unique_id=OTHER_UDN,
-        data={CONF_HOST: "127.0.0.1", CONF_PORT: kitchen.port},
-    )
-    kitchen_entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(kitchen_entry.entry_id)
-    await hass.async_block_till_done()
+    kitchen_entry = await async_setup_linn(hass, OTHER_UDN, kitchen.port, KITCHEN)
 
     areas = ar.async_get(hass)
     devices = dr.async_get(hass)
