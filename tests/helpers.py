@@ -15,7 +15,7 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
 
 
 def closed_port() -> int:
-    """A loopback port nothing listens on."""
+    """A loopback port nothing listens on: connecting to it fails, binding it works."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])

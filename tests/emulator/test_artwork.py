@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import socket
 import struct
 import sys
 import zlib
 
 from linn_emulator import LinnEmulator
 from linn_emulator.artwork import ArtworkServer, cover_png, local_uri, serve_covers_from
+from tests.helpers import closed_port
 
 from .conftest import Client
 
@@ -75,12 +75,6 @@ def test_without_a_server_uris_are_published_as_they_are() -> None:
     assert local_uri("http://192.168.1.50:9000/a.jpg") == "http://192.168.1.50:9000/a.jpg"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def art_of(metadata: str) -> str:
     art = re.search(r"albumArtURI>([^<]+)<", metadata)
     assert art is not None, metadata
@@ -91,7 +85,7 @@ async def test_cli_serves_art_for_every_track_from_the_first() -> None:
     """As scripts/develop runs it: the first track, and an input without art of its own."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
-        *("-m", "linn_emulator", "--port", "0", "--artwork-port", str(free_port())),
+        *("-m", "linn_emulator", "--port", "0", "--artwork-port", str(closed_port())),
         stdout=asyncio.subprocess.PIPE,
     )
     assert process.stdout is not None

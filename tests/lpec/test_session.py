@@ -132,36 +132,26 @@ async def test_close_as_the_handshake_completes_discards_the_connection(
 # --- subscribing ------------------------------------------------------------------
 
 
-async def test_unanswered_subscribe_fails_connect_with_the_command_timeout() -> None:
+@pytest.mark.parametrize(
+    ("action_timeout", "connect_timeout", "message"),
+    [
+        (0.2, 2.0, "SUBSCRIBE Ds/Product"),  # the command's own timeout comes first
+        (2.0, 0.2, "subscribing to its services took too long"),  # connect's comes first
+    ],
+    ids=["command timeout", "connect timeout"],
+)
+async def test_unanswered_subscribe_fails_connect_with_the_first_timeout(
+    action_timeout: float, connect_timeout: float, message: str
+) -> None:
     async with ScriptedPeer(product_only(**{"SUBSCRIBE Ds/Product": None})) as peer:
+        timeouts = {"action_timeout": action_timeout, "connect_timeout": connect_timeout}
         session = LpecSession(
-            "127.0.0.1",
-            peer.port,
-            ["Ds/Product"],
-            Recorder(),
-            **{**FAST, "action_timeout": 0.2, "connect_timeout": 2.0},
+            "127.0.0.1", peer.port, ["Ds/Product"], Recorder(), **{**FAST, **timeouts}
         )
         async with asyncio.timeout(2):
-            with pytest.raises(LpecTimeoutError, match="SUBSCRIBE Ds/Product"):
+            with pytest.raises(LpecTimeoutError, match=message):
                 await session.connect()
             await peer.ended.wait()  # the half-subscribed connection is closed
-        await session.close()
-    assert_no_lpec_tasks()
-
-
-async def test_slow_subscribing_fails_connect_with_the_connect_timeout() -> None:
-    async with ScriptedPeer(product_only(**{"SUBSCRIBE Ds/Product": None})) as peer:
-        session = LpecSession(
-            "127.0.0.1",
-            peer.port,
-            ["Ds/Product"],
-            Recorder(),
-            **{**FAST, "action_timeout": 2.0, "connect_timeout": 0.2},
-        )
-        async with asyncio.timeout(2):
-            with pytest.raises(LpecTimeoutError, match="subscribing to its services took too long"):
-                await session.connect()
-            await peer.ended.wait()
         await session.close()
     assert_no_lpec_tasks()
 
