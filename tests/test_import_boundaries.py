@@ -1,7 +1,9 @@
-"""Import boundaries, checked at import time (ruff's TID251 rules check them statically).
+"""Import boundaries.
 
-Each package is imported, with every submodule, in a fresh interpreter, which then
-reports the modules it loaded that the package must not depend on.
+The packages' boundaries are checked at import time (ruff's TID251 rules check them
+statically): each package is imported, with every submodule, in a fresh interpreter, which then
+reports the modules it loaded that the package must not depend on. That no module imports a
+test module is checked in the source.
 """
 
 from __future__ import annotations
@@ -74,6 +76,12 @@ def _imports(path: Path) -> Iterator[tuple[int, list[str]]]:
             yield node.lineno, [module, *(f"{module}.{alias.name}" for alias in node.names)]
 
 
+def _names_a_test_module(dotted: str) -> bool:
+    """Whether a part of the name is one pytest collects as a test module (its default
+    python_files: test_*.py and *_test.py)."""
+    return any(part.startswith("test_") or part.endswith("_test") for part in dotted.split("."))
+
+
 def test_no_module_imports_a_test_module() -> None:
     """Shared helpers live in conftest.py fixtures or helper modules, never in a test module.
 
@@ -86,9 +94,7 @@ def test_no_module_imports_a_test_module() -> None:
             if any(p.startswith(".") or p == "node_modules" for p in path.relative_to(ROOT).parts):
                 continue
             for line, names in _imports(path):
-                test_modules = [
-                    name for name in names if any(p.startswith("test_") for p in name.split("."))
-                ]
+                test_modules = [name for name in names if _names_a_test_module(name)]
                 if test_modules:
                     found.append(f"{path.relative_to(ROOT)}:{line} imports {test_modules[0]}")
     assert found == [], "\n".join(found)
