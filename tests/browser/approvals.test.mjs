@@ -321,6 +321,10 @@ test("the card appears when its module runs before Home Assistant's app bundle (
   // boots; a card defined before the swap was invisible to the dashboard ("Custom element
   // doesn't exist"), in about one page load of a hundred under load here, on every one of these.
   const page = await openCard(adminTokens, { cardModuleFirst: true });
-  await page.locator(`${CARD} ha-card[data-state]`).waitFor();
+  // subscribed and rendering what the server pushed, and its editor is there for the dashboard too
+  await page.locator(`${CARD} ha-card[data-state]:not([data-state="loading"])`).waitFor();
+  assert.equal(await page.evaluate(() => customElements.get("linn-approvals-card").getConfigElement().localName),
+    "linn-approvals-card-editor");
+  assert.ok(await page.evaluate(() => Boolean(customElements.get("linn-approvals-card-editor"))));
   await page.context().close();
 });
