@@ -319,7 +319,7 @@ test("an expired request disappears", async () => {
 test("the card appears when its module runs before Home Assistant's app bundle (a slow machine)", async () => {
   // Home Assistant's app swaps window.customElements for a scoped-registry polyfill while it
   // boots; a card defined before the swap was invisible to the dashboard ("Custom element
-  // doesn't exist"), in about one page load of a hundred under load here, on every one of these.
+  // doesn't exist"), in 3 of about 175 page loads under load here; in every one of these.
   const page = await openCard(adminTokens, { cardModuleFirst: true });
   // subscribed and rendering what the server pushed, and its editor is there for the dashboard too
   await page.locator(`${CARD} ha-card[data-state]:not([data-state="loading"])`).waitFor();
