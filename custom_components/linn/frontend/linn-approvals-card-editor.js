@@ -1,5 +1,6 @@
 // The approvals card's visual editor: title and how many audit records to show.
 import { MAX_AUDIT_COUNT, normalizeConfig } from "./approvals-logic.js";
+import { defineElement } from "./define.js";
 
 class LinnApprovalsCardEditor extends HTMLElement {
   setConfig(config) {
@@ -45,6 +46,4 @@ class LinnApprovalsCardEditor extends HTMLElement {
   }
 }
 
-if (!customElements.get("linn-approvals-card-editor")) {
-  customElements.define("linn-approvals-card-editor", LinnApprovalsCardEditor);
-}
+defineElement("linn-approvals-card-editor", LinnApprovalsCardEditor);

@@ -5,6 +5,7 @@ import {
   cardState, clockOffset, describeCall, describeWhy, formatCountdown, formatTime, livePending,
   normalizeConfig, outcomeLabel, secondsLeft,
 } from "./approvals-logic.js";
+import { defineElement } from "./define.js";
 import "./linn-approvals-card-editor.js";
 
 const STYLE = `
@@ -253,9 +254,9 @@ class LinnApprovalsCard extends HTMLElement {
   }
 }
 
-if (!customElements.get("linn-approvals-card")) {
-  customElements.define("linn-approvals-card", LinnApprovalsCard);
-  window.customCards = window.customCards || [];
+defineElement("linn-approvals-card", LinnApprovalsCard);
+window.customCards = window.customCards || [];
+if (!window.customCards.some((card) => card.type === "linn-approvals-card")) {
   window.customCards.push({
     type: "linn-approvals-card",
     name: "Linn approvals",
