@@ -228,7 +228,7 @@ async def _async_announce(
     title = _text(hass, "approval_notification_title", **placeholders)
     message = _text(hass, "approval_notification_message", **placeholders)
     persistent_notification.async_create(hass, message, title, _notification_id(request))
-    settings = runtime.guard.settings_for(request.entity_ids)
+    settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     suffix = f"{request.request_id}_{request.args_hash[:HASH_CHARS]}"
     actions = [
         {"action": f"LINN_APPROVE_{suffix}", "title": _text(hass, "approval_action_approve")},
@@ -269,7 +269,7 @@ def _on_resolved(
         },
     )
     persistent_notification.async_dismiss(hass, _notification_id(request))
-    settings = runtime.guard.settings_for(request.entity_ids)
+    settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     for target in settings.notify_targets if settings is not None else ():
         clear = {"message": "clear_notification", "data": {"tag": _notification_id(request)}}
         hass.async_create_task(_async_notify(hass, target, clear), eager_start=True)
