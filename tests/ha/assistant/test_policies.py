@@ -4,6 +4,7 @@ makes, on top of the streamers' settings, and only ever tighten them."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 import json
 from typing import Any
 
@@ -242,3 +243,30 @@ async def test_an_assistants_allow_does_not_loosen_a_streamers_deny(
     await converse(hass, "turn off the living room", hass_admin_user)
     assert _tool_error(fake) == "Denied: this action is turned off"
     assert not emulator.state.standby
+
+
+@pytest.mark.parametrize(
+    "assistant_options",
+    [{**DEFAULT_OPTIONS, "notify_target": "mobile_app_parent", "approval_expiry_minutes": 2}],
+)
+async def test_a_request_this_assistant_raises_goes_to_its_notify_target_with_its_expiry(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+) -> None:
+    notified = async_mock_service(hass, "notify", "mobile_app_parent")
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume_limit", {"player": PLAYER, "limit": 70}),)),
+        Reply("An administrator has to approve that."),
+    )
+    await converse(hass, "set the living room's volume limit to 70", hass_admin_user)
+    request_id = json.loads(fake.message_requests[1].tool_results()[0]["content"])["request_id"]
+    await wait_for(lambda: len(notified) == 1)
+    actions = notified[0].data["data"]["actions"]
+    assert actions[0]["action"].startswith(f"LINN_APPROVE_{request_id}_")
+    request = hass.data[DATA_GUARD].guard.pending.get(request_id)
+    assert request is not None
+    assert request.expires - request.created == timedelta(minutes=2)  # the streamer's is 5
+    assert emulator.state.volume_limit == 80
