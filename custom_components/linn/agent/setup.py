@@ -11,10 +11,8 @@ from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers import issue_registry as ir
 
 from ..const import DOMAIN
-from ..guard.ha_adapter import DATA_GUARD
 from .client import async_create_client
 from .const import CONF_BASE_URL, KEY_CHECK_TIMEOUT
-from .policies import async_agent_settings_lookup
 from .runtime import AssistantConfigEntry, AssistantRuntime
 from .turn import auth_issue_id
 
@@ -42,8 +40,6 @@ async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfi
             err,
         )
     ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
-    # the guard asks for an assistant's own settings by the agent id its calls carry
-    hass.data[DATA_GUARD].guard.agent_settings_for = async_agent_settings_lookup(hass)
     entry.runtime_data = AssistantRuntime(client)
     await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)
     return True
