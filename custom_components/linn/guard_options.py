@@ -21,6 +21,7 @@ from .guard import AgentSettings, PlayerSettings, Policy, QuietHours, strictest
 from .guard.pending import DEFAULT_EXPIRY
 from .guard.policy import DEFAULT_POLICIES
 from .guard.risk import SOFT_LIMIT_SHARE
+from .guard.specs import TOOL_SPECS
 
 OPT_POLICIES: Final = "policies"
 OPT_SOFT_LIMIT: Final = "soft_limit_percent"
@@ -43,8 +44,15 @@ POLICY_CHOICES: Final = ("allow", "confirm", "approve", "deny")
 TOOL_MIN_POLICY: Final = {"set_volume_limit": Policy.APPROVE}
 
 
+READ_POLICY_CHOICES: Final = ("allow", "deny")
+"""A read runs at once or not at all: there is nothing to confirm or approve."""
+
+
 def policy_choices(tool: str) -> list[str]:
     """The policies an owner may pick for a tool (none laxer than its minimum)."""
+    spec = TOOL_SPECS.get(tool)
+    if spec is not None and not spec.changes_state:
+        return list(READ_POLICY_CHOICES)
     floor = TOOL_MIN_POLICY.get(tool, Policy.ALLOW)
     return [name for name in POLICY_CHOICES if Policy.parse(name) >= floor]
 

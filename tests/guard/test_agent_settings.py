@@ -111,3 +111,25 @@ async def test_an_agent_without_player_settings_tightens_the_guards_defaults(
     assert PendingRequest.from_dict(request.to_dict()).agent_id == STRICT_AGENT  # stored
     assert guard.settings((), STRICT_AGENT) is not None
     assert guard.settings((), None) is None
+
+
+async def test_a_read_runs_unless_a_player_or_the_agent_denies_it(clock: FakeClock) -> None:
+    guard = _guard(clock, PlayerSettings(), AgentSettings(policies={"get_state": Policy.DENY}))
+    player = Player()
+    strict = await guard.run(
+        ToolCall("get_state", {}, replace(ALICE, agent_id=STRICT_AGENT), Turn("c1", 1, "x")),
+        PlayerHandler("get_state", player),
+    )
+    assert strict.outcome is Outcome.DENIED
+    assert strict.data == {"error": "Denied: this action is turned off"}
+    other = await guard.run(
+        ToolCall("get_state", {}, ALICE, Turn("c2", 1, "what's playing")),
+        PlayerHandler("get_state", player),
+    )
+    assert other.outcome is Outcome.ALLOWED
+    guard.settings_for = lambda _ids: PlayerSettings(policies={"get_state": Policy.DENY})
+    owner_denies = await guard.run(
+        ToolCall("get_state", {}, ALICE, Turn("c3", 1, "what's playing")),
+        PlayerHandler("get_state", player),
+    )
+    assert owner_denies.outcome is Outcome.DENIED

@@ -279,6 +279,8 @@ class Guard:
             request_id = answered.request_id if answered is not None else None
             result = await self._execute(attempt, handler, arguments, success, request_id)
         else:
+            if self._read_turned_off(spec, call, attempt):
+                return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
             result = await self._execute(attempt, handler, arguments, Outcome.ALLOWED, None)
         if key is not None:
             self.idempotency.store(
@@ -302,6 +304,13 @@ class Guard:
         if not all(caller.can_read(entity_id) for entity_id in entity_ids):
             return MSG_NO_READ
         return None
+
+    def _read_turned_off(self, spec: ToolSpec, call: ToolCall, attempt: _Attempt) -> bool:
+        """A read runs at once unless a policy (a player's or the agent's) denies it."""
+        settings = self.settings(attempt.entity_ids, call.caller.agent_id)
+        if settings is not None:
+            return settings.policy(spec.name) is Policy.DENY
+        return self.policies.get(spec.name, Policy.ALLOW) is Policy.DENY
 
     def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
         limiter = self._write_limits if spec.changes_state else self._read_limits

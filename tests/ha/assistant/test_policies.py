@@ -89,6 +89,8 @@ async def test_the_guard_step_stores_the_policies_and_refuses_bad_input(
     schema = flow["data_schema"].schema
     limit_choices = schema[OPT_POLICIES].schema.schema["set_volume_limit"].config["options"]
     assert limit_choices == ["approve", "deny"]  # its minimum stays
+    read_choices = schema[OPT_POLICIES].schema.schema["get_state"].config["options"]
+    assert read_choices == ["allow", "deny"]  # a read has nothing to confirm
 
     flow = dict(
         await hass.config_entries.options.async_configure(
