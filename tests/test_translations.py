@@ -26,13 +26,35 @@ def test_every_exception_key_raised_in_code_is_translated() -> None:
         | set(strings["options"]["error"])
     )
     flow_source = "\n".join(
-        (LINN / name).read_text() for name in ("config_flow.py", "agent/config_flow.py")
+        (LINN / name).read_text()
+        for name in ("config_flow.py", "agent/config_flow.py", "options_flow.py")
     )
     flow_keys = set(re.findall(r'(?:reason=|errors\[[^]]+\] = )"([a-z_]+)"', flow_source))
     # the key check's outcomes are error keys too
     flow_keys |= set(re.findall(r'return "([a-z_]+)"', (LINN / "agent/client.py").read_text()))
-    assert {"invalid_auth", "invalid_url", "model_required"} <= flow_keys, "pattern is stale"
+    assert {
+        "invalid_auth",
+        "invalid_url",
+        "model_required",
+        "unknown_notify_target",
+    } <= flow_keys, "pattern is stale"
     assert flow_keys <= abort_and_errors, f"untranslated: {sorted(flow_keys - abort_and_errors)}"
+
+
+def test_every_options_step_and_menu_option_is_translated() -> None:
+    strings = json.loads((LINN / "strings.json").read_text())
+    steps = strings["options"]["step"]
+    assistant_options = (
+        (LINN / "agent/config_flow.py").read_text().split("class AssistantOptionsFlow")[1]
+    )
+    source = (LINN / "options_flow.py").read_text() + assistant_options
+    used = set(re.findall(r'step_id="([a-z_]+)"', source))
+    assert {"init", "assistant", "assistant_menu", "assistant_guard"} <= used, "pattern is stale"
+    assert used <= set(steps), f"untranslated: {sorted(used - set(steps))}"
+    for menu in re.findall(r"menu_options=\[([^]]*)\]", assistant_options):
+        options = set(re.findall(r'"([a-z_]+)"', menu))
+        assert options <= set(steps["assistant_menu"]["menu_options"])
+        assert options <= set(steps)
 
 
 def test_quality_scale_tracks_every_rule() -> None:

@@ -31,6 +31,7 @@ from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.util.hass_dict import HassKey
 import probatio
 
+from .agent.policies import async_agent_settings_lookup
 from .const import DOMAIN
 from .guard import Caller, GuardResult, Outcome, PendingKind, PendingRequest
 from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_setup_guard
@@ -63,11 +64,13 @@ SERVICE_SCHEMA = probatio.Schema(
 
 
 async def async_setup_guarded_tools(hass: HomeAssistant) -> GuardRuntime:
-    """The guard (from storage) with its per-player settings and its approval wiring."""
+    """The guard (from storage) with its settings lookups and its approval wiring."""
     fresh = DATA_GUARD not in hass.data
     runtime = await async_setup_guard(hass)
     if fresh:
         runtime.guard.settings_for = async_settings_lookup(hass)
+        # an assistant's own settings, by the agent id its calls (and requests) carry
+        runtime.guard.agent_settings_for = async_agent_settings_lookup(hass)
         runtime.guard.pending_listeners.append(lambda r: _on_requested(hass, runtime, r))
         runtime.guard.resolved_listeners.append(
             lambda r, outcome, by: _on_resolved(hass, runtime, r, outcome, by)
@@ -228,7 +231,7 @@ async def _async_announce(
     title = _text(hass, "approval_notification_title", **placeholders)
     message = _text(hass, "approval_notification_message", **placeholders)
     persistent_notification.async_create(hass, message, title, _notification_id(request))
-    settings = runtime.guard.settings_for(request.entity_ids)
+    settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     suffix = f"{request.request_id}_{request.args_hash[:HASH_CHARS]}"
     actions = [
         {"action": f"LINN_APPROVE_{suffix}", "title": _text(hass, "approval_action_approve")},
@@ -269,7 +272,7 @@ def _on_resolved(
         },
     )
     persistent_notification.async_dismiss(hass, _notification_id(request))
-    settings = runtime.guard.settings_for(request.entity_ids)
+    settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     for target in settings.notify_targets if settings is not None else ():
         clear = {"message": "clear_notification", "data": {"tag": _notification_id(request)}}
         hass.async_create_task(_async_notify(hass, target, clear), eager_start=True)

@@ -146,9 +146,16 @@ class LinnHandler:
 class LinnTool(llm.Tool):
     """One guarded Linn tool as Home Assistant's LLM API sees it."""
 
-    def __init__(self, definition: ToolDef, players: list[Player]) -> None:
-        """Schema built from the live players (enums, ranges)."""
+    def __init__(
+        self, definition: ToolDef, players: list[Player], agent_id: str | None = None
+    ) -> None:
+        """Schema built from the live players (enums, ranges).
+
+        `agent_id`: the agent that offers this tool (the Linn assistant sets its own), so
+        the guard knows who calls; Home Assistant's LLMContext does not say.
+        """
         self.definition = definition
+        self.agent_id = agent_id
         self.name = PREFIX + definition.name
         self.title = definition.title
         self.description = definition.description
@@ -168,7 +175,7 @@ class LinnTool(llm.Tool):
         """Every call goes through the guard, whoever the caller is."""
         runtime = hass.data[DATA_GUARD]
         caller = await async_caller(
-            hass, llm_context.context, getattr(llm_context, "agent_id", None)
+            hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
         )
         turn = current_turn(llm_context.language)
         conversation = turn.conversation_id or f"user:{caller.user_id}"

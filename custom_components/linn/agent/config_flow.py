@@ -24,6 +24,8 @@ from homeassistant.helpers.selector import (
 import probatio
 
 from ..const import DOMAIN
+from ..guard_options import GUARD_OPTIONS
+from ..options_flow import checked_guard_input, guard_schema, notify_services
 from .client import async_check_key, async_list_models
 from .const import (
     CONF_BASE_URL,
@@ -134,15 +136,40 @@ def _whole(low: int, high: int) -> Any:
 
 
 class AssistantOptionsFlow(OptionsFlow):
-    """Model, instructions, limits, budgets and other LLM APIs.
-
-    The guard's policy options (per-tool policies, soft limit, quiet hours) are another
-    step of this flow, built with the guard; this step does not touch them.
-    """
+    """A menu: the model and budgets, or the guard's policies for this assistant's calls."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Straight to the assistant's form (streamers' options own the `init` translations)."""
-        return await self.async_step_assistant(user_input)
+        """The menu (its own step id: the streamers' options own the `init` translations)."""
+        return await self.async_step_assistant_menu()
+
+    async def async_step_assistant_menu(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """The menu: the model and budgets, or the guard policies."""
+        return self.async_show_menu(
+            step_id="assistant_menu", menu_options=["assistant", "assistant_guard"]
+        )
+
+    async def async_step_assistant_guard(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """The guard's settings for the calls this assistant makes.
+
+        The same form as a streamer's; they only tighten: a call follows the strictest of
+        these and the players' settings. The model options stay as they are.
+        """
+        entry: AssistantConfigEntry = self.config_entry
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            guard_options, errors = checked_guard_input(self.hass, user_input)
+            if not errors:
+                kept = {k: v for k, v in entry.options.items() if k not in GUARD_OPTIONS}
+                return self.async_create_entry(data={**kept, **guard_options})
+        schema = self.add_suggested_values_to_schema(
+            guard_schema(notify_services(self.hass), optional_limits=True),
+            user_input or dict(entry.options),
+        )
+        return self.async_show_form(step_id="assistant_guard", data_schema=schema, errors=errors)
 
     async def async_step_assistant(
         self, user_input: dict[str, Any] | None = None

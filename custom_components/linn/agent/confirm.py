@@ -73,7 +73,9 @@ async def async_resolve_confirmation(  # noqa: PLR0917
             id=ulid_now(),
             external=True,  # run here, in code, not by the chat log
         )
-        result = await LinnTool(definition, players).async_call(hass, tool_input, llm_context)
+        result = await LinnTool(definition, players, agent_id).async_call(
+            hass, tool_input, llm_context
+        )
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=agent_id, tool_calls=[tool_input])
         )

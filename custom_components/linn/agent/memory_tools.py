@@ -41,8 +41,9 @@ class _MemoryTool(llm.Tool):
     )
     integration = DOMAIN
 
-    def __init__(self, memory: AssistantMemory) -> None:
+    def __init__(self, memory: AssistantMemory, agent_id: str | None = None) -> None:
         self.memory = memory
+        self.agent_id = agent_id
 
     @override
     async def async_call(
@@ -52,7 +53,7 @@ class _MemoryTool(llm.Tool):
         spec = SPECS[self.name]
         runtime.guard.specs.setdefault(spec.name, spec)
         caller = await async_caller(
-            hass, llm_context.context, getattr(llm_context, "agent_id", None)
+            hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
         )
         handler = _MemoryHandler(self, self.memory, caller.user_id)
         result = await runtime.guard.run(

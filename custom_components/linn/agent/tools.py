@@ -67,20 +67,27 @@ class AskUserTool(llm.Tool):
     )
     integration = DOMAIN
 
+    def __init__(self, agent_id: str | None = None) -> None:
+        """`agent_id`: the assistant asking (for the guard)."""
+        self.agent_id = agent_id
+
     @override
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> llm.ToolResult:
         handler = _SchemaHandler(self, hass, tool_input, llm_context, run=False)
-        return await _guarded(hass, f"agent:{ASK_USER}", self, handler, tool_input, llm_context)
+        return await _guarded(
+            hass, f"agent:{ASK_USER}", self, handler, tool_input, llm_context, self.agent_id
+        )
 
 
 class ForeignTool(llm.Tool):
     """A tool of another LLM API (Assist ...) behind the guard."""
 
-    def __init__(self, tool: llm.Tool) -> None:
+    def __init__(self, tool: llm.Tool, agent_id: str | None = None) -> None:
         """Same name, description and schema as the wrapped tool."""
         self.tool = tool
+        self.agent_id = agent_id
         self.name = tool.name
         self.title = tool.title
         self.description = tool.description
@@ -94,7 +101,13 @@ class ForeignTool(llm.Tool):
     ) -> llm.ToolResult:
         handler = _SchemaHandler(self.tool, hass, tool_input, llm_context, run=True)
         return await _guarded(
-            hass, FOREIGN_PREFIX + self.name, self.tool, handler, tool_input, llm_context
+            hass,
+            FOREIGN_PREFIX + self.name,
+            self.tool,
+            handler,
+            tool_input,
+            llm_context,
+            self.agent_id,
         )
 
 
@@ -125,10 +138,13 @@ async def _guarded(  # noqa: PLR0917 - one call site per tool kind
     handler: _SchemaHandler,
     tool_input: llm.ToolInput,
     llm_context: llm.LLMContext,
+    agent_id: str | None,
 ) -> llm.ToolResult:
     runtime = hass.data[DATA_GUARD]
     _spec_for(runtime, guard_name, tool)
-    caller = await async_caller(hass, llm_context.context, getattr(llm_context, "agent_id", None))
+    caller = await async_caller(
+        hass, llm_context.context, agent_id or getattr(llm_context, "agent_id", None)
+    )
     turn = current_turn(llm_context.language)
     result = await runtime.guard.run(
         ToolCall(guard_name, tool_input.tool_args, caller, turn, tool_input.id), handler
@@ -220,10 +236,17 @@ class AssistantAPIInstance(llm.APIInstance):
 class AssistantAPI(llm.API):
     """The Linn tools and ask_user, plus the tools of the LLM APIs the user enabled."""
 
-    def __init__(self, hass: HomeAssistant, extra_api_ids: Sequence[str]) -> None:
-        """Extra APIs by id (llm.async_get_apis)."""
+    def __init__(
+        self, hass: HomeAssistant, extra_api_ids: Sequence[str], agent_id: str | None = None
+    ) -> None:
+        """Extra APIs by id (llm.async_get_apis); `agent_id`: the assistant's entity id.
+
+        Every tool of the instance carries the agent id into the guard, so the
+        assistant's own policies (its options) apply to the calls it makes.
+        """
         super().__init__(hass=hass, id=f"{DOMAIN}_assistant", name="Linn assistant")
         self.extra_api_ids = [api_id for api_id in extra_api_ids if api_id != self.id]
+        self.agent_id = agent_id
 
     @override
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
@@ -232,14 +255,19 @@ class AssistantAPI(llm.API):
         tools: list[llm.Tool] = []
         if players:
             tools.extend(
-                LinnTool(definition, players)
+                LinnTool(definition, players, self.agent_id)
                 for definition in TOOLS
                 if identified or definition.read_only
             )
-        tools.append(AskUserTool())
+        tools.append(AskUserTool(self.agent_id))
         if identified:  # facts are kept per user
             memory = await async_get_memory(self.hass)
-            tools.extend([RememberTool(memory), ForgetTool(memory)])
+            tools.extend(
+                [
+                    RememberTool(memory, self.agent_id),
+                    ForgetTool(memory, self.agent_id),
+                ]
+            )
         serializer = None
         if self.extra_api_ids:
             try:
@@ -250,7 +278,9 @@ class AssistantAPI(llm.API):
                 serializer = other.custom_serializer
                 # The Linn tools the Assist API offers are ours already (and guarded).
                 tools.extend(
-                    ForeignTool(tool) for tool in other.tools if not tool.name.startswith(PREFIX)
+                    ForeignTool(tool, self.agent_id)
+                    for tool in other.tools
+                    if not tool.name.startswith(PREFIX)
                 )
         return AssistantAPIInstance(
             api=self,

@@ -101,7 +101,7 @@ class AssistantTurn:
             self._say(resolution.speech)
             return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
 
-        api = AssistantAPI(self.hass, option(self.options, CONF_LLM_APIS))
+        api = AssistantAPI(self.hass, option(self.options, CONF_LLM_APIS), self.agent_id)
         try:
             await self.chat_log.async_provide_llm_data(
                 llm_context, api, SYSTEM_PROMPT, self.user_input.extra_system_prompt

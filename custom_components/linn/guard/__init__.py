@@ -18,13 +18,14 @@ from .limits import RateLimiter
 from .pending import PendingBook, PendingKind, PendingRequest
 from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import QuietHours, RiskFacts, RiskSignal
-from .settings import PlayerSettings, strictest
+from .settings import AgentSettings, PlayerSettings, strictest
 from .untrusted import clean_text
 from .utterance import Answer, match_answer, utterance_asks_for
 
 __all__ = [
     "DEFAULT_POLICIES",
     "Access",
+    "AgentSettings",
     "Answer",
     "AuditLog",
     "AuditRecord",

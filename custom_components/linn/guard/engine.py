@@ -28,7 +28,7 @@ from .limits import RateLimiter, retry_message
 from .pending import PendingBook, PendingError, PendingKind, PendingRequest, PendingStatus
 from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
-from .settings import PlayerSettings
+from .settings import AgentSettings, PlayerSettings
 from .untrusted import clean_text
 from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
 
@@ -142,9 +142,14 @@ class _Attempt:
 type PendingListener = Callable[[PendingRequest], None]
 type ResolvedListener = Callable[[PendingRequest, Outcome, Caller | None], None]
 type SettingsLookup = Callable[[tuple[str, ...]], PlayerSettings | None]
+type AgentSettingsLookup = Callable[[str], AgentSettings | None]
 
 
 def _no_settings(_entity_ids: tuple[str, ...]) -> PlayerSettings | None:
+    return None
+
+
+def _no_agent_settings(_agent_id: str) -> AgentSettings | None:
     return None
 
 
@@ -188,6 +193,29 @@ class Guard:
         self.change_listeners: list[Callable[[], None]] = []
         self.settings_for: SettingsLookup = _no_settings
         """Per-player settings (the streamers' options); None: the values above."""
+        self.agent_settings_for: AgentSettingsLookup = _no_agent_settings
+        """An assistant's own settings by its agent id (its options); they only tighten."""
+
+    def settings(
+        self, entity_ids: tuple[str, ...], agent_id: str | None = None
+    ) -> PlayerSettings | None:
+        """What governs a call on these players made by this agent (None: the defaults).
+
+        The strictest of the players' settings and the calling agent's: an agent's
+        settings can tighten a player's, never loosen them.
+        """
+        base = self.settings_for(entity_ids)
+        agent = self.agent_settings_for(agent_id) if agent_id is not None else None
+        if agent is None:
+            return base
+        if base is None:
+            base = PlayerSettings(
+                policies=self.policies,
+                soft_limit_share=self.soft_limit_share,
+                quiet_hours=(self.quiet_hours,) if self.quiet_hours is not None else (),
+                approval_expiry=self.pending.expiry,
+            )
+        return agent.tighten(base)
 
     # --- the call path --------------------------------------------------------------
 
@@ -251,6 +279,8 @@ class Guard:
             request_id = answered.request_id if answered is not None else None
             result = await self._execute(attempt, handler, arguments, success, request_id)
         else:
+            if self._read_turned_off(spec, call, attempt):
+                return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
             result = await self._execute(attempt, handler, arguments, Outcome.ALLOWED, None)
         if key is not None:
             self.idempotency.store(
@@ -274,6 +304,13 @@ class Guard:
         if not all(caller.can_read(entity_id) for entity_id in entity_ids):
             return MSG_NO_READ
         return None
+
+    def _read_turned_off(self, spec: ToolSpec, call: ToolCall, attempt: _Attempt) -> bool:
+        """A read runs at once unless a policy (a player's or the agent's) denies it."""
+        settings = self.settings(attempt.entity_ids, call.caller.agent_id)
+        if settings is not None:
+            return settings.policy(spec.name) is Policy.DENY
+        return self.policies.get(spec.name, Policy.ALLOW) is Policy.DENY
 
     def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
         limiter = self._write_limits if spec.changes_state else self._read_limits
@@ -335,7 +372,7 @@ class Guard:
         call: ToolCall,
         attempt: _Attempt,
     ) -> Policy:
-        settings = self.settings_for(attempt.entity_ids)
+        settings = self.settings(attempt.entity_ids, call.caller.agent_id)
         if settings is not None:
             policy = settings.policy(spec.name)
             soft_limit_share = settings.soft_limit_share
@@ -407,7 +444,7 @@ class Guard:
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
     ) -> GuardResult:
         kind = PendingKind.CONFIRM if policy is Policy.CONFIRM else PendingKind.APPROVE
-        settings = self.settings_for(attempt.entity_ids)
+        settings = self.settings(attempt.entity_ids, attempt.caller.agent_id)
         try:
             request = self.pending.create(
                 kind,
@@ -418,6 +455,7 @@ class Guard:
                 turn=attempt.turn.index,
                 entity_ids=attempt.entity_ids,
                 expiry=settings.approval_expiry if settings is not None else None,
+                agent_id=attempt.caller.agent_id,
             )
         except PendingError as err:
             return self._finish(attempt, Outcome.DENIED, f"Denied: {err.reason}")

@@ -66,6 +66,8 @@ class PendingRequest:
     expires: datetime
     entity_ids: tuple[str, ...] = ()
     status: PendingStatus = PendingStatus.OPEN
+    agent_id: str | None = None
+    """The agent that made the call: its own settings (notify targets) apply too."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -91,6 +93,7 @@ class PendingRequest:
             expires=datetime.fromisoformat(data["expires"]),
             entity_ids=tuple(data.get("entity_ids", ())),
             status=PendingStatus(data.get("status", PendingStatus.OPEN)),
+            agent_id=data.get("agent_id"),
         )
 
 
@@ -159,6 +162,7 @@ class PendingBook:
         turn: int,
         entity_ids: tuple[str, ...] = (),
         expiry: timedelta | None = None,
+        agent_id: str | None = None,
     ) -> PendingRequest:
         """Open a request; PendingError when the user already has too many open."""
         open_for_user = [r for r in self.open_requests() if r.user_id == user_id]
@@ -177,6 +181,7 @@ class PendingBook:
             created=now,
             expires=now + (expiry if expiry is not None else self.expiry),
             entity_ids=entity_ids,
+            agent_id=agent_id,
         )
         self._keep(request)
         return request

@@ -2,7 +2,8 @@
 
 A call that targets several players (join) gets the strictest of their settings: the
 strictest policy per tool, the lowest soft limit, every quiet period, the shortest expiry
-and every notify target.
+and every notify target. An assistant's own settings (AgentSettings) tighten those for the
+calls that assistant makes, the same way; they never loosen them.
 """
 
 from __future__ import annotations
@@ -53,3 +54,40 @@ def strictest(settings: Iterable[PlayerSettings]) -> PlayerSettings | None:
             dict.fromkeys(target for item in items for target in item.notify_targets)
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSettings:
+    """What an assistant's owner set for the calls that assistant makes.
+
+    Only what is set counts, and only ever as a tightening: a policy laxer than the
+    player's, an empty soft limit or an empty expiry leave the player's setting as it is.
+    """
+
+    policies: Mapping[str, Policy] = field(default_factory=dict)
+    soft_limit_share: float | None = None
+    quiet_hours: tuple[QuietHours, ...] = ()
+    approval_expiry: timedelta | None = None
+    notify_targets: tuple[str, ...] = ()
+
+    def tighten(self, base: PlayerSettings) -> PlayerSettings:
+        """The players' settings made stricter by this assistant's (never laxer)."""
+        tools = set(base.policies) | set(self.policies) | set(DEFAULT_POLICIES)
+        return PlayerSettings(
+            policies={
+                tool: max(base.policy(tool), self.policies.get(tool, Policy.ALLOW))
+                for tool in tools
+            },
+            soft_limit_share=(
+                base.soft_limit_share
+                if self.soft_limit_share is None
+                else min(base.soft_limit_share, self.soft_limit_share)
+            ),
+            quiet_hours=(*base.quiet_hours, *self.quiet_hours),
+            approval_expiry=(
+                base.approval_expiry
+                if self.approval_expiry is None
+                else min(base.approval_expiry, self.approval_expiry)
+            ),
+            notify_targets=tuple(dict.fromkeys((*base.notify_targets, *self.notify_targets))),
+        )

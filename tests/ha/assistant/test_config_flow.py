@@ -121,6 +121,10 @@ async def test_options_list_the_models_and_accept_free_text(
     hass: HomeAssistant, assistant: MockConfigEntry
 ) -> None:
     result = await hass.config_entries.options.async_init(assistant.entry_id)
+    assert result["type"] is FlowResultType.MENU  # "Model and budgets" / "Guard policies"
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {"next_step_id": "assistant"}
+    )
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "assistant"
     schema = result["data_schema"].schema

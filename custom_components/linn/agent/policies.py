@@ -1,0 +1,35 @@
+"""Which assistant made a call, and its own guard settings (from its options).
+
+The guard knows an assistant only by the agent id its calls carry (the conversation
+entity's id, set in code by the assistant's tools, never by the model). This maps it back
+to the assistant entry whose options hold the settings. They can only tighten the
+players' settings, so an id that maps to nothing (another agent) changes nothing.
+"""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import entity_registry as er
+
+from ..const import DOMAIN
+from ..guard import AgentSettings
+from ..guard.engine import AgentSettingsLookup
+from ..guard_options import agent_settings
+from .const import is_assistant_data
+
+
+@callback
+def async_agent_settings_lookup(hass: HomeAssistant) -> AgentSettingsLookup:
+    """For Guard.agent_settings_for: an assistant entry's settings by its entity id."""
+
+    @callback
+    def settings_for_agent(agent_id: str) -> AgentSettings | None:
+        entity = er.async_get(hass).async_get(agent_id)
+        if entity is None or entity.platform != DOMAIN or entity.config_entry_id is None:
+            return None
+        entry = hass.config_entries.async_get_entry(entity.config_entry_id)
+        if entry is None or not is_assistant_data(entry.data):
+            return None
+        return agent_settings(entry.options)
+
+    return settings_for_agent
