@@ -44,6 +44,8 @@ FOREIGN_PREFIX: Final = "ext:"
 FOREIGN_TIMEOUT: Final = 15.0
 FOREIGN_FAILED: Final = "Failed: the tool reported an error"
 QUESTION_CHARS: Final = 300
+OTHER_API_PROMPT_CHARS: Final = 40_000
+"""Other LLM APIs' prompt is cut at this length (a huge home would otherwise fill the request)."""
 
 
 class AskUserTool(llm.Tool):
@@ -199,6 +201,9 @@ class AssistantAPIInstance(llm.APIInstance):
     """Tracks the tool tasks of the turn so a cancelled turn can stop them."""
 
     running: set[asyncio.Task[Any]] = field(default_factory=set)
+    other_api_prompt: str = ""
+    """The prompt of the other LLM APIs enabled (Assist: how to use its tools, and the
+    names and areas of the exposed entities), sent to the model as data."""
 
     @override
     async def async_call_tool(self, tool_input: llm.ToolInput) -> llm.ToolResult:
@@ -241,6 +246,7 @@ class AssistantAPI(llm.API):
             memory = await async_get_memory(self.hass)
             tools.extend([RememberTool(memory), ForgetTool(memory)])
         serializer = None
+        other_prompt = ""
         if self.extra_api_ids:
             try:
                 other = await llm.async_get_api(self.hass, self.extra_api_ids, llm_context)
@@ -248,6 +254,7 @@ class AssistantAPI(llm.API):
                 _LOGGER.warning("LLM APIs %s are not available: %s", self.extra_api_ids, err)
             else:
                 serializer = other.custom_serializer
+                other_prompt = other.api_prompt[:OTHER_API_PROMPT_CHARS]
                 # The Linn tools the Assist API offers are ours already (and guarded).
                 tools.extend(
                     ForeignTool(tool) for tool in other.tools if not tool.name.startswith(PREFIX)
@@ -258,4 +265,5 @@ class AssistantAPI(llm.API):
             llm_context=llm_context,
             tools=tools,
             custom_serializer=serializer,
+            other_api_prompt=other_prompt,
         )
