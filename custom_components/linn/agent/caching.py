@@ -60,10 +60,13 @@ class CacheReport:
     cache_write_tokens: int
 
     @property
+    def cache_used(self) -> bool:
+        """The API read or wrote some of this request's prompt from or to its cache."""
+        return bool(self.cache_read_tokens or self.cache_write_tokens)
+
+    @property
     def stable_prefix_cacheable(self) -> bool | None:
         """Whether the tools and system prompt reach the model's minimum (None: unknown)."""
-        if self.cache_read_tokens or self.cache_write_tokens:
-            return True
         if self.min_cacheable_tokens is None:
             return None
         return self.stable_prefix_tokens >= self.min_cacheable_tokens
@@ -77,6 +80,7 @@ class CacheReport:
             "prompt_tokens": self.prompt_tokens,
             "stable_prefix_tokens_estimate": self.stable_prefix_tokens,
             "stable_prefix_cacheable": self.stable_prefix_cacheable,
+            "cache_used": self.cache_used,
             "cache_read_tokens": self.cache_read_tokens,
             "cache_write_tokens": self.cache_write_tokens,
         }

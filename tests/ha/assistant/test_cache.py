@@ -82,6 +82,7 @@ async def test_the_default_model_caches_nothing_and_diagnostics_say_why(
     assert last["prompt_tokens"] == usage["input_tokens"]
     assert 0 < last["stable_prefix_tokens_estimate"] < 4096
     assert last["stable_prefix_cacheable"] is False
+    assert last["cache_used"] is False
 
 
 @pytest.mark.usefixtures("assistant")
@@ -105,5 +106,7 @@ async def test_diagnostics_show_a_cached_prefix_and_an_unknown_minimum(
     assert cache["last_request"]["stable_prefix_cacheable"] is cacheable
     if cacheable is None:  # Haiku 5.5: its minimum is not known
         assert cache["min_cacheable_tokens"] is None
+        assert cache["last_request"]["cache_used"] is False
     else:
         assert cache["last_request"]["cache_read_tokens"] > 0
+        assert cache["last_request"]["cache_used"] is True
