@@ -10,7 +10,8 @@ from homeassistant.const import CONF_API_KEY, CONF_HOST
 from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
-from .agent.const import is_assistant_data
+from .agent.caching import min_cacheable_tokens
+from .agent.const import CONF_MODEL, is_assistant_data, option
 from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
 from .guard import ChainError
@@ -31,6 +32,7 @@ async def async_get_config_entry_diagnostics(
             "options": dict(entry.options),
             "guard": _guard_diagnostics(hass),
             "memory": await _memory_diagnostics(hass),
+            "prompt_cache": _prompt_cache_diagnostics(cast(AssistantConfigEntry, entry)),
         }
     entry = cast(LinnConfigEntry, entry)
     device = entry.runtime_data
@@ -42,6 +44,18 @@ async def async_get_config_entry_diagnostics(
         "udn": device.udn,
         "state": async_redact_data(state, TO_REDACT),
         "guard": _guard_diagnostics(hass),
+    }
+
+
+def _prompt_cache_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
+    """The model's minimum cacheable length and what the last request's usage showed."""
+    model = option(entry.options, CONF_MODEL)
+    runtime = getattr(entry, "runtime_data", None)
+    last = runtime.last_cache if runtime is not None else None
+    return {
+        "model": model,
+        "min_cacheable_tokens": min_cacheable_tokens(model),
+        "last_request": last.as_dict() if last is not None else None,
     }
 
 

@@ -10,7 +10,15 @@ The agent talks to it through the real `anthropic` SDK (base_url), never a mock:
 """
 
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
-from .server import FakeAnthropic, cache_prefix, estimate_tokens, prompt_tokens
+from .server import (
+    FakeAnthropic,
+    cache_prefix,
+    cache_prefixes,
+    estimate_tokens,
+    prefix_key,
+    prompt_tokens,
+    simulate_cache,
+)
 
 __all__ = [
     "ApiError",
@@ -22,6 +30,9 @@ __all__ = [
     "Step",
     "ToolUse",
     "cache_prefix",
+    "cache_prefixes",
     "estimate_tokens",
+    "prefix_key",
     "prompt_tokens",
+    "simulate_cache",
 ]

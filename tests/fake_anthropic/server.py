@@ -5,10 +5,13 @@ tool_use blocks and usage including cache tokens) and GET /v1/models; answers 40
 unknown key; and plays scripted steps (replies, 401/429/529 errors, stalls) or asks a
 responder. Every request is recorded.
 
-Prompt caching is simulated the way the API documents it: the prefix (tools, then system,
-then messages) up to the last `cache_control` marker is written to the cache on first use
-(cache_creation_input_tokens) and read on every later request with the same bytes
-(cache_read_input_tokens). Tokens are estimated at four characters each.
+Prompt caching is simulated the way the API documents it: the prompt (tools, then system,
+then messages) up to each `cache_control` marker (at most four) is a cacheable prefix. A
+request reads the longest of its prefixes already cached (cache_read_input_tokens), writes
+the rest up to its last marker (cache_creation_input_tokens), and pays the tokens after the
+last marker as input. A prefix shorter than the model's minimum cacheable length (per model,
+from cache_floors.py, unless a fixed floor is given) is not cached at all. Tokens are
+estimated at four characters each.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from .cache_floors import min_cacheable_tokens
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
 
 DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
@@ -53,12 +57,52 @@ def prompt_tokens(body: dict[str, Any]) -> tuple[int, int]:
 
 def cache_prefix(body: dict[str, Any]) -> list[Any] | None:
     """The prompt items up to the last `cache_control` marker (markers removed), or None."""
+    prefixes = cache_prefixes(body)
+    return prefixes[-1] if prefixes else None
+
+
+def cache_prefixes(body: dict[str, Any]) -> list[list[Any]]:
+    """The prompt items up to each `cache_control` marker (markers removed), shortest first."""
     items = _prompt_items(body)
     marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
-    if not marked:
-        return None
-    prefix: list[Any] = _strip_cache_control(items[: marked[-1] + 1])
-    return prefix
+    return [_strip_cache_control(items[: i + 1]) for i in marked]
+
+
+def prefix_key(model: Any, prefix: list[Any]) -> str:
+    """What the cache is keyed on: the model and the prefix's content."""
+    return hashlib.sha256((str(model) + _canonical(prefix)).encode()).hexdigest()
+
+
+LOOKBACK_BLOCKS = 20
+"""How many blocks before a marker the API looks for an earlier cached prefix."""
+
+
+def simulate_cache(body: dict[str, Any], cache: set[str], floor: int) -> tuple[int, int, int]:
+    """(uncached input, cache read, cache write) tokens of one request; `cache` is updated.
+
+    The longest prefix already in `cache` is read, found at a marker or up to
+    LOOKBACK_BLOCKS blocks before one (so last turn's marked history is found after its
+    marker moved on); the rest up to the last marker is written. Prefixes shorter than
+    `floor` tokens are not cached.
+    """
+    items = _strip_cache_control(_prompt_items(body))
+    total = estimate_tokens(items)
+    model = body.get("model")
+    marked = [i for i, item in enumerate(_prompt_items(body)) if _has_cache_control(item)]
+    written = [(prefix_key(model, items[: i + 1]), estimate_tokens(items[: i + 1])) for i in marked]
+    written = [(key, n) for key, n in written if n >= floor]
+    if not written:
+        return total, 0, 0
+    looked = {j for i in marked for j in range(max(0, i - LOOKBACK_BLOCKS + 1), i + 1)}
+    read = 0
+    for j in sorted(looked, reverse=True):
+        size = estimate_tokens(items[: j + 1])
+        if size >= floor and prefix_key(model, items[: j + 1]) in cache:
+            read = size
+            break
+    last = written[-1][1]
+    cache.update(key for key, _n in written)
+    return max(0, total - last), read, max(0, last - read)
 
 
 def _canonical(value: Any) -> str:
@@ -99,7 +143,7 @@ class FakeAnthropic:
         api_key: str = "sk-ant-fake",
         responder: Responder | None = None,
         models: tuple[tuple[str, str], ...] = DEFAULT_MODELS,
-        min_cache_tokens: int = 0,
+        min_cache_tokens: int | None = 0,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -107,6 +151,7 @@ class FakeAnthropic:
         self.responder = responder
         self.models = models
         self.min_cache_tokens = min_cache_tokens
+        """A fixed minimum cacheable length for every model; None: each model's own."""
         self.requests: list[RecordedRequest] = []
         self.usages: list[tuple[RecordedRequest, dict[str, int]]] = []
         """Each answered model request with the usage the fake reported for it."""
@@ -272,21 +317,21 @@ class FakeAnthropic:
 
     # --- building the reply ----------------------------------------------------------------
 
+    def floor(self, model: str) -> int:
+        """The minimum cacheable length applied to a model's requests."""
+        if self.min_cache_tokens is not None:
+            return self.min_cache_tokens
+        return min_cacheable_tokens(model)
+
     def _usage(self, body: dict[str, Any]) -> dict[str, int]:
-        total, prefix_tokens = prompt_tokens(body)
-        usage = {"input_tokens": total, "cache_creation_input_tokens": 0}
-        usage["cache_read_input_tokens"] = 0
-        prefix = cache_prefix(body)
-        if prefix is None or prefix_tokens < self.min_cache_tokens:
-            return usage
-        key = hashlib.sha256((str(body.get("model")) + _canonical(prefix)).encode()).hexdigest()
-        usage["input_tokens"] = max(0, total - prefix_tokens)
-        if key in self._cache:
-            usage["cache_read_input_tokens"] = prefix_tokens
-        else:
-            self._cache.add(key)
-            usage["cache_creation_input_tokens"] = prefix_tokens
-        return usage
+        uncached, read, write = simulate_cache(
+            body, self._cache, self.floor(str(body.get("model", "")))
+        )
+        return {
+            "input_tokens": uncached,
+            "cache_creation_input_tokens": write,
+            "cache_read_input_tokens": read,
+        }
 
     def _message(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         content: list[dict[str, Any]] = []
@@ -404,6 +449,9 @@ __all__ = [
     "Stall",
     "ToolUse",
     "cache_prefix",
+    "cache_prefixes",
     "estimate_tokens",
+    "prefix_key",
     "prompt_tokens",
+    "simulate_cache",
 ]

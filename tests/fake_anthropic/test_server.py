@@ -126,6 +126,78 @@ async def test_the_cached_prefix_is_written_once_then_read(
 
 
 @pytest.mark.parametrize(
+    ("model", "floor"),
+    [
+        ("claude-haiku-4-5-20251001", 4096),
+        ("claude-sonnet-4-5", 1024),
+        ("claude-opus-5", 512),
+        ("claude-opus-5-5", 0),  # minimum not known: the fake caches anything
+        ("local-model", 0),
+    ],
+)
+async def test_each_model_caches_only_from_its_minimum_length(
+    client: ClientFactory, model: str, floor: int
+) -> None:
+    async with FakeAnthropic(api_key=KEY, min_cache_tokens=None) as fake:
+        assert fake.floor(model) == floor
+        fake.script(Reply("a"), Reply("b"))
+        usages = []
+        for words in (400, 1100):  # about 700 and 1,900 tokens: below and above 1,024
+            system = [
+                {"type": "text", "text": "word " * words, "cache_control": {"type": "ephemeral"}}
+            ]
+            message = await client(fake).messages.create(
+                model=model,
+                max_tokens=10,
+                system=system,  # type: ignore[arg-type]
+                messages=[{"role": "user", "content": "hi"}],
+            )
+            usages.append(message.usage)
+    for usage, prefix in zip(usages, (400 * 5 // 4, 1100 * 5 // 4), strict=True):
+        cached = (usage.cache_creation_input_tokens or 0) > 0
+        assert cached == (prefix >= floor), (model, prefix)
+
+
+async def test_the_longest_cached_breakpoint_is_read_and_the_rest_written(
+    fake: FakeAnthropic, client: ClientFactory
+) -> None:
+    """A stable breakpoint and a moving one on the last message, as the agent sends them."""
+    fake.script(Reply("a"), Reply("b"), Reply("c"))
+    system = [{"type": "text", "text": "stable " * 50, "cache_control": {"type": "ephemeral"}}]
+    marked = {"type": "ephemeral"}
+    history: list[dict[str, object]] = []
+
+    async def ask(text: str) -> anthropic.types.Usage:
+        for message in history:  # earlier markers move on: only the last message has one
+            message["content"] = [
+                {k: v for k, v in block.items() if k != "cache_control"}
+                for block in message["content"]  # type: ignore[attr-defined]
+            ]
+        history.append(
+            {"role": "user", "content": [{"type": "text", "text": text, "cache_control": marked}]}
+        )
+        message = await client(fake).messages.create(
+            model="claude-sonnet-4-5",
+            max_tokens=10,
+            system=system,  # type: ignore[arg-type]
+            messages=history,  # type: ignore[arg-type]
+        )
+        history.append({"role": "assistant", "content": [{"type": "text", "text": "ok"}]})
+        return message.usage
+
+    first = await ask("one " * 20)
+    second = await ask("two " * 20)
+    third = await ask("three " * 20)
+    # the first request writes all it marked; each later one reads the whole earlier prompt
+    assert first.cache_read_input_tokens == 0
+    assert first.input_tokens == 0
+    for before, after in ((first, second), (second, third)):
+        written = (before.cache_read_input_tokens or 0) + (before.cache_creation_input_tokens or 0)
+        assert after.cache_read_input_tokens == written
+        assert (after.cache_creation_input_tokens or 0) > 0
+
+
+@pytest.mark.parametrize(
     ("step", "error"),
     [
         (ApiError.unauthorized(), anthropic.AuthenticationError),

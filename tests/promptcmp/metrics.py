@@ -10,11 +10,14 @@ Both agents are measured the same way, from the bytes they sent:
 - cacheable tokens: the prefix up to the last `cache_control` breakpoint (tools, system,
   then messages: the API's cache order);
 - cost: priced with the agent's own table (`agent/usage.py`) under two cache states, per
-  model, from the prefix sizes: *cold* (the task is the first request in five minutes: the
-  first call writes the prefix, later calls with the same prefix read it) and *warm* (an
-  earlier request cached the prefix: every call reads it). A prefix shorter than the model's
-  minimum cacheable length is not cached at all. Output tokens are the fake's estimate of
-  the scripted replies (the same for both agents).
+  model, with the fake's own cache simulation (`simulate_cache`: each call reads the
+  longest prefix already cached, at a breakpoint or up to 20 blocks before one, and writes
+  the rest up to its last breakpoint): *cold* (the task is the first request in five
+  minutes: nothing is cached before its first call) and *warm* (an earlier conversation
+  cached what every conversation shares: the breakpoints in the tools and system prompt,
+  and one on Home Assistant's API notes at the start of the messages). A prefix shorter
+  than the model's minimum cacheable length is not cached at all. Output tokens are the
+  fake's estimate of the scripted replies (the same for both agents).
 """
 
 from __future__ import annotations
@@ -24,11 +27,21 @@ import json
 from typing import Any, Final
 
 from custom_components.linn.agent.usage import Usage
-from tests.fake_anthropic import RecordedRequest, cache_prefix, prompt_tokens
+from tests.fake_anthropic import (
+    RecordedRequest,
+    cache_prefixes,
+    estimate_tokens,
+    prefix_key,
+    prompt_tokens,
+    simulate_cache,
+)
 
 PROMPT_PARTS: Final = ("tools", "system", "messages")
 CACHE_FLOORS: Final = {"claude-haiku-4-5": 4096, "claude-sonnet-4-5": 1024}
-"""Minimum cacheable prompt lengths (tokens) from Anthropic's prompt-caching documentation."""
+"""Minimum cacheable prompt lengths (tokens) from Anthropic's prompt-caching documentation
+(the same as tests/fake_anthropic/cache_floors.py)."""
+SHARED_BLOCK_TAG: Final = "<home_assistant_api>"
+"""A first message block our agent sends the same in every conversation of a user."""
 
 
 def _part_bytes(body: dict[str, Any], part: str) -> int:
@@ -36,11 +49,6 @@ def _part_bytes(body: dict[str, Any], part: str) -> int:
     if value is None:
         return 0
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
-
-
-def _prefix_key(body: dict[str, Any]) -> str:
-    """What the cache is keyed on: the model and the prefix's content."""
-    return json.dumps([body.get("model"), cache_prefix(body)], sort_keys=True)
 
 
 def request_metrics(request: RecordedRequest, usage: dict[str, int]) -> dict[str, Any]:
@@ -58,26 +66,41 @@ def request_metrics(request: RecordedRequest, usage: dict[str, int]) -> dict[str
     }
 
 
+def shared_prefix_keys(body: dict[str, Any], floor: int) -> set[str]:
+    """The cache entries any earlier conversation would have written for this request."""
+    shared = len(body.get("tools") or [])
+    system = body.get("system")
+    shared += (1 if isinstance(system, str) else len(system)) if system else 0
+    messages = body.get("messages") or []
+    first = messages[0].get("content") if messages else None
+    if (
+        isinstance(first, list)
+        and first
+        and str(first[0].get("text", "")).startswith(SHARED_BLOCK_TAG)
+    ):
+        shared += 1
+    return {
+        prefix_key(body.get("model"), prefix)
+        for prefix in cache_prefixes(body)
+        if len(prefix) <= shared and estimate_tokens(prefix) >= floor
+    }
+
+
 def cost(
     calls: Sequence[tuple[RecordedRequest, dict[str, int]]], model: str, *, warm: bool
 ) -> float:
     """US dollars for the calls of one run, with a cold or warm prompt cache."""
     floor = CACHE_FLOORS[model]
-    cached: set[str] = set()
+    cache: set[str] = set()
+    if warm:
+        for request, _usage in calls:
+            cache |= shared_prefix_keys({**(request.body or {}), "model": model}, floor)
     total = 0.0
     for request, usage in calls:
-        body = request.body or {}
-        tokens, prefix = prompt_tokens(body)
-        read = write = 0
-        if prefix and prefix >= floor:
-            key = _prefix_key(body)
-            if warm or key in cached:
-                read = prefix
-            else:
-                write = prefix
-                cached.add(key)
+        body = {**(request.body or {}), "model": model}
+        uncached, read, write = simulate_cache(body, cache, floor)
         total += Usage(
-            input_tokens=tokens - read - write,
+            input_tokens=uncached,
             output_tokens=usage.get("output_tokens", 0),
             cache_read_tokens=read,
             cache_write_tokens=write,

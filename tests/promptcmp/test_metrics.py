@@ -74,3 +74,33 @@ async def test_a_prefix_below_the_floor_is_never_cached(fake: FakeAnthropic) -> 
     cold = cost(fake.usages, MODEL, warm=False)
     assert cold == pytest.approx(_reported_cost(fake))
     assert cost(fake.usages, MODEL, warm=True) == pytest.approx(cold)
+
+
+async def test_a_moving_breakpoint_is_costed_as_the_fake_reports_it(fake: FakeAnthropic) -> None:
+    """The last message marked too, as our agent sends it: each call reads the one before."""
+    fake.script(Reply("first"), Reply("second"))
+    system: Any = [
+        {"type": "text", "text": "stable words " * 1600, "cache_control": {"type": "ephemeral"}}
+    ]
+    marked = {"type": "ephemeral"}
+    first: Any = [{"role": "user", "content": [{"type": "text", "text": "volume 30"}]}]
+    second: Any = [
+        {"role": "user", "content": [{"type": "text", "text": "volume 30"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "first " * 300}]},
+        {"role": "user", "content": [{"type": "text", "text": "thanks", "cache_control": marked}]},
+    ]
+    first[0]["content"][0]["cache_control"] = marked
+    async with anthropic.AsyncAnthropic(
+        api_key=KEY, base_url=fake.base_url, max_retries=0, timeout=5.0
+    ) as client:
+        for messages in (first, second):
+            await client.messages.create(
+                model=MODEL, max_tokens=50, system=system, messages=messages
+            )
+    assert fake.usages[1][1]["cache_read_input_tokens"] > 0
+    assert fake.usages[1][1]["cache_creation_input_tokens"] > 0
+    cold = cost(fake.usages, MODEL, warm=False)
+    assert cold == pytest.approx(_reported_cost(fake))
+    # warm: only the system prompt was cached by an earlier conversation
+    warm = cost(fake.usages, MODEL, warm=True)
+    assert warm < cold

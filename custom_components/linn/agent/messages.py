@@ -1,36 +1,50 @@
-"""Home Assistant's chat log as Messages API messages."""
+"""Home Assistant's chat log as Messages API messages, with the cache breakpoints in them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers.json import json_dumps
 
+from .prompt import CACHE_CONTROL
+
+API_CONTEXT_TAG: Final = "home_assistant_api"
+
+
+def api_context_block(api_prompt: str) -> dict[str, Any]:
+    """Other LLM APIs' prompt as a data block, itself a cache breakpoint (stable per user)."""
+    return {
+        "type": "text",
+        "text": f"<{API_CONTEXT_TAG}>\n{api_prompt.strip()}\n</{API_CONTEXT_TAG}>",
+        "cache_control": CACHE_CONTROL,
+    }
+
 
 def chat_messages(
-    content: Iterable[conversation.Content], facts: str, tool_names: set[str]
+    content: Iterable[conversation.Content],
+    facts: Mapping[int, str],
+    tool_names: set[str],
+    api_prompt: str = "",
 ) -> list[dict[str, Any]]:
     """User, assistant and tool-result content in the API's shape.
 
-    `facts` go before the text of the last user utterance, so they never enter the cached
-    prefix and the history of earlier turns stays as it was sent. Calls of tools the model
-    is not offered (local intents of limited mode) are told as text.
+    `facts` are the turn facts sent with the user content at each chat-log index: they go
+    before that utterance's text, so every earlier message is sent again exactly as it was
+    (the cached history matches) and the facts never enter the stable prefix. `api_prompt`
+    (other LLM APIs' prompt) opens the first message as data. Calls of tools the model is
+    not offered (local intents of limited mode) are told as text. The last block of the
+    last message is the moving cache breakpoint.
     """
-    items = list(content)
-    last_user = max(
-        (i for i, item in enumerate(items) if isinstance(item, conversation.UserContent)),
-        default=-1,
-    )
     messages: list[dict[str, Any]] = []
-    for index, item in enumerate(items):
+    for index, item in enumerate(content):
         blocks: list[dict[str, Any]]
         if isinstance(item, conversation.UserContent):
             role = "user"
             blocks = []
-            if index == last_user:
-                blocks.append({"type": "text", "text": facts})
+            if index in facts:
+                blocks.append({"type": "text", "text": facts[index]})
             if item.content.strip():
                 blocks.append({"type": "text", "text": item.content})
         elif isinstance(item, conversation.ToolResultContent):
@@ -70,4 +84,9 @@ def chat_messages(
             messages[-1]["content"].extend(blocks)
         else:
             messages.append({"role": role, "content": blocks})
+    if api_prompt.strip() and messages and messages[0]["role"] == "user":
+        messages[0]["content"].insert(0, api_context_block(api_prompt))
+    if messages:
+        last = messages[-1]["content"][-1]
+        messages[-1]["content"][-1] = {**last, "cache_control": CACHE_CONTROL}
     return messages

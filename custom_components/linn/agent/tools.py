@@ -44,6 +44,8 @@ FOREIGN_PREFIX: Final = "ext:"
 FOREIGN_TIMEOUT: Final = 15.0
 FOREIGN_FAILED: Final = "Failed: the tool reported an error"
 QUESTION_CHARS: Final = 300
+OTHER_API_PROMPT_CHARS: Final = 40_000
+"""Other LLM APIs' prompt is cut at this length (a huge home would otherwise fill the request)."""
 
 
 class AskUserTool(llm.Tool):
@@ -215,6 +217,9 @@ class AssistantAPIInstance(llm.APIInstance):
     """Tracks the tool tasks of the turn so a cancelled turn can stop them."""
 
     running: set[asyncio.Task[Any]] = field(default_factory=set)
+    other_api_prompt: str = ""
+    """The prompt of the other LLM APIs enabled (Assist: how to use its tools, and the
+    names and areas of the exposed entities), sent to the model as data."""
 
     @override
     async def async_call_tool(self, tool_input: llm.ToolInput) -> llm.ToolResult:
@@ -269,6 +274,7 @@ class AssistantAPI(llm.API):
                 ]
             )
         serializer = None
+        other_prompt = ""
         if self.extra_api_ids:
             try:
                 other = await llm.async_get_api(self.hass, self.extra_api_ids, llm_context)
@@ -276,6 +282,7 @@ class AssistantAPI(llm.API):
                 _LOGGER.warning("LLM APIs %s are not available: %s", self.extra_api_ids, err)
             else:
                 serializer = other.custom_serializer
+                other_prompt = other.api_prompt[:OTHER_API_PROMPT_CHARS]
                 # The Linn tools the Assist API offers are ours already (and guarded).
                 tools.extend(
                     ForeignTool(tool, self.agent_id)
@@ -288,4 +295,5 @@ class AssistantAPI(llm.API):
             llm_context=llm_context,
             tools=tools,
             custom_serializer=serializer,
+            other_api_prompt=other_prompt,
         )

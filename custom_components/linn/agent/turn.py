@@ -9,6 +9,7 @@ local intents, in limited mode. The person never hears a traceback.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any, cast
 
@@ -20,6 +21,7 @@ from homeassistant.helpers import issue_registry as ir, llm
 from ..const import DOMAIN
 from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
 from ..llm_players import async_players
+from .caching import cache_report
 from .confirm import async_resolve_confirmation
 from .const import (
     CONF_INSTRUCTIONS,
@@ -131,16 +133,23 @@ class AssistantTurn:
         players = async_players(self.hass, llm_context.assistant)
         memory = await async_get_memory(self.hass)
         remembered = [fact.as_data() for fact in memory.facts(self.user_input.context.user_id)]
-        facts = turn_facts(self.hass, self.user_input.device_id, players, remembered)
+        facts = self._facts_by_utterance(
+            turn_facts(self.hass, self.user_input.device_id, players, remembered)
+        )
+        api_prompt = instance.other_api_prompt
         request: dict[str, Any] = {
             "model": self.model,
             "max_tokens": option(self.options, CONF_MAX_TOKENS),
-            "system": system_blocks(option(self.options, CONF_INSTRUCTIONS)),
+            "system": system_blocks(
+                option(self.options, CONF_INSTRUCTIONS), api_context=bool(api_prompt.strip())
+            ),
             "tools": tools,
         }
         for _step in range(option(self.options, CONF_MAX_STEPS)):
             self._check_budget()
-            request["messages"] = chat_messages(self.chat_log.content, facts, tool_names)
+            request["messages"] = chat_messages(
+                self.chat_log.content, facts, tool_names, api_prompt
+            )
             stop_reason = await self._async_model_call(request)
             if self._asked() is not None:
                 self._say(self._asked() or "")
@@ -150,6 +159,22 @@ class AssistantTurn:
                     self._say(say(Say.MODEL_ERROR, self.language))
                 return
         self._say(say(Say.MAX_STEPS, self.language))
+
+    def _facts_by_utterance(self, facts: str) -> dict[int, str]:
+        """The facts of this turn for its utterance, beside those sent with earlier utterances."""
+        sent = self.runtime.sent_facts.get(self.chat_log.conversation_id)
+        last_user = max(
+            (
+                index
+                for index, item in enumerate(self.chat_log.content)
+                if isinstance(item, conversation.UserContent)
+            ),
+            default=None,
+        )
+        if last_user is not None:
+            sent[last_user] = facts
+        self.runtime.sent_facts.put(self.chat_log.conversation_id, sent)
+        return sent
 
     def _check_budget(self) -> None:
         exceeded = exceeded_budget(self.ledger, self.chat_log.conversation_id, self.options)
@@ -204,6 +229,13 @@ class AssistantTurn:
             )
             self.hass.data[DATA_GUARD].async_ledger_changed()
             self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})
+            if deltas.usage.prompt_tokens:
+                self.runtime.last_cache = cache_report(
+                    self.model,
+                    deltas.usage,
+                    len(json.dumps([request["tools"], request["system"]])),
+                    len(json.dumps([request["tools"], request["system"], request["messages"]])),
+                )
         return deltas.stop_reason
 
     # --- endings ---------------------------------------------------------------------------

@@ -15,16 +15,24 @@ from .const import (
     CONF_BUDGET_DAY_TOKENS,
     option,
 )
+from .models import model_family
 
 PRICES_DATED: Final = "2026-12-03"
-"""When PRICES was last compared with Anthropic's published price list.
+"""When PRICES was last compared with Anthropic's published prices.
 
-Checked on this date against the copy of Anthropic's pricing and model pages held in the
-project's documentation search (the copy's own date is not known), not against the live
-site: re-check before relying on a cost figure. Rows are only models whose price that copy
-showed; cache writes are 5-minute writes (1.25 x input), cache reads 0.1 x input, except
-where the page lists other figures (Fable 5.1).
+Checked on this date against the copies of Anthropic's pricing and model pages held in the
+project's documentation search (their own dates are not known), not against the live site:
+re-check before relying on a cost figure. Cache writes are 5-minute writes. The 5.5 family
+(Haiku 5.5 released 2026-10-07) is from Anthropic's Claude Haiku 5.5 overview page (both
+price bands) and, for Sonnet 5.5 and Opus 5.5, from Anthropic's model comparison table
+($2 / $10 and $4 / $20) with their cache prices as third-party price tables quote them
+(Sonnet 5.5 cache reads cut to $0.10 on 2026-10-07; the copy of Anthropic's Sonnet 5.5 page
+in the search still shows $0.20, so it predates the cut).
 """
+
+LONG_PROMPT_TOKENS: Final = 100_000
+"""Above this many prompt tokens (input, cache reads and cache writes of one request) a
+model with a `long_prompt` price bills every token of that request at the higher band."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +43,14 @@ class Price:
     output: float
     cache_write: float  # 5-minute cache writes
     cache_read: float
+    long_prompt: Price | None = None
+    """The band for prompts over LONG_PROMPT_TOKENS, when the model has one."""
 
 
 PRICES: Final[Mapping[str, Price]] = {
+    "claude-haiku-5-5": Price(0.10, 0.50, 0.125, 0.01, long_prompt=Price(0.50, 2.50, 0.625, 0.05)),
+    "claude-sonnet-5-5": Price(2.00, 10.00, 2.50, 0.10),
+    "claude-opus-5-5": Price(4.00, 20.00, 5.00, 0.20),
     "claude-haiku-4-5": Price(1.00, 5.00, 1.25, 0.10),
     "claude-sonnet-4-5": Price(3.00, 15.00, 3.75, 0.30),
     "claude-opus-4-5": Price(5.00, 25.00, 6.25, 0.50),
@@ -61,10 +74,8 @@ COST: Final = "cost_usd"
 
 def price_for(model: str) -> Price:
     """The price of a model id; dated ids (claude-haiku-4-5-20251001) match their family."""
-    for name, price in PRICES.items():
-        if model == name or model.startswith(f"{name}-"):
-            return price
-    return UNKNOWN_MODEL_PRICE
+    family = model_family(model, PRICES)
+    return PRICES[family] if family is not None else UNKNOWN_MODEL_PRICE
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +97,16 @@ class Usage:
             + self.cache_write_tokens
         )
 
+    @property
+    def prompt_tokens(self) -> int:
+        """The request's whole prompt: uncached input, cache reads and cache writes."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+
     def cost(self, model: str) -> float:
-        """Estimated US dollars."""
+        """Estimated US dollars (the higher band when the prompt is over its threshold)."""
         price = price_for(model)
+        if price.long_prompt is not None and self.prompt_tokens > LONG_PROMPT_TOKENS:
+            price = price.long_prompt
         return (
             self.input_tokens * price.input
             + self.output_tokens * price.output

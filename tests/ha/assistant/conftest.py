@@ -24,8 +24,9 @@ PLAYER = "Living Room"
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeAnthropic]:
-    """The fake Messages API; every test leaves no scripted step unplayed."""
-    async with FakeAnthropic(api_key=API_KEY) as server:
+    """The fake Messages API (each model's own minimum cacheable length); every test leaves
+    no scripted step unplayed."""
+    async with FakeAnthropic(api_key=API_KEY, min_cache_tokens=None) as server:
         yield server
         assert server.unplayed == [], "scripted steps were not used"
 

@@ -1,9 +1,10 @@
-"""The price table: model ids match their family, the most specific first."""
+"""The price and cache-minimum tables: model ids match their family, the longest first."""
 
 from __future__ import annotations
 
 import pytest
 
+from custom_components.linn.agent.caching import min_cacheable_tokens
 from custom_components.linn.agent.usage import PRICES, UNKNOWN_MODEL_PRICE, Usage, price_for
 
 
@@ -30,3 +31,40 @@ def test_a_calls_cost_counts_every_kind_of_token() -> None:
     )
     # Haiku 4.5: 1000 x $1 + 100 x $5 + 2000 x $0.10 per million
     assert usage.cost("claude-haiku-4-5") == pytest.approx(0.0017)
+
+
+@pytest.mark.parametrize(
+    ("model", "family"),
+    [
+        ("claude-opus-5-5", "claude-opus-5-5"),  # never taken for Opus 5
+        ("claude-opus-5-20260724", "claude-opus-5"),
+        ("claude-haiku-5-5", "claude-haiku-5-5"),
+        ("claude-sonnet-5-5", "claude-sonnet-5-5"),
+    ],
+)
+def test_the_longest_family_wins(model: str, family: str) -> None:
+    assert price_for(model) is PRICES[family]
+
+
+def test_haiku_5_5_bills_a_long_prompt_at_its_higher_band() -> None:
+    short = Usage(input_tokens=60_000, output_tokens=1_000, cache_read_tokens=40_000)
+    long = Usage(input_tokens=60_001, output_tokens=1_000, cache_read_tokens=40_000)
+    # up to 100,000 prompt tokens: 60,000 x $0.10 + 1,000 x $0.50 + 40,000 x $0.01 per million
+    assert short.cost("claude-haiku-5-5") == pytest.approx(0.0069)
+    # above: every token of the request at $0.50 / $2.50 / $0.05
+    assert long.cost("claude-haiku-5-5") == pytest.approx(0.0345005)
+
+
+@pytest.mark.parametrize(
+    ("model", "minimum"),
+    [
+        ("claude-haiku-4-5-20251001", 4096),
+        ("claude-sonnet-4-5", 1024),
+        ("claude-opus-5", 512),
+        ("claude-opus-5-5", None),  # known model, minimum not found in the documentation
+        ("claude-haiku-5-5", None),
+        ("local-standin", None),
+    ],
+)
+def test_each_models_minimum_cacheable_length(model: str, minimum: int | None) -> None:
+    assert min_cacheable_tokens(model) == minimum
