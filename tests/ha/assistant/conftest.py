@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from homeassistant.auth.models import User
@@ -47,16 +48,29 @@ async def assistant(
     """The assistant entry set up (after the streamer), as the config flow creates it."""
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
+    async with assistant_entry(hass, fake, "Claude assistant", assistant_options, AGENT) as entry:
+        yield entry
+
+
+@asynccontextmanager
+async def assistant_entry(
+    hass: HomeAssistant,
+    fake: FakeAnthropic,
+    title: str,
+    options: dict[str, Any],
+    agent: str,
+) -> AsyncIterator[MockConfigEntry]:
+    """An assistant entry on the fake set up (its agent exists), unloaded on exit."""
     entry = MockConfigEntry(
         domain=DOMAIN,
-        title="Claude assistant",
+        title=title,
         data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
-        options=assistant_options,
+        options=options,
     )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    assert hass.states.get(AGENT) is not None
+    assert hass.states.get(agent) is not None
     yield entry
     await hass.config_entries.async_unload(entry.entry_id)
     await hass.async_block_till_done()

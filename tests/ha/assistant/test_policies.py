@@ -10,7 +10,6 @@ from typing import Any
 
 from homeassistant.auth.models import User
 from homeassistant.components import conversation
-from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import llm
@@ -19,12 +18,10 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_mock_service
 
 from custom_components.linn.agent.const import (
-    CONF_BASE_URL,
     CONF_MAX_STEPS,
     CONF_MODEL,
     DEFAULT_OPTIONS,
 )
-from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.specs import TOOL_SPECS
@@ -33,7 +30,7 @@ from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.helpers import wait_for
 
-from .conftest import AGENT, API_KEY, PLAYER, converse, speech
+from .conftest import AGENT, PLAYER, assistant_entry, converse, speech
 
 OTHER_AGENT = "conversation.other_assistant"
 
@@ -65,19 +62,10 @@ async def other_assistant(
     hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic
 ) -> AsyncIterator[MockConfigEntry]:
     """A second assistant entry with the default options: another agent."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Other assistant",
-        data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
-        options=dict(DEFAULT_OPTIONS),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    assert hass.states.get(OTHER_AGENT) is not None
-    yield entry
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+    async with assistant_entry(
+        hass, fake, "Other assistant", dict(DEFAULT_OPTIONS), OTHER_AGENT
+    ) as entry:
+        yield entry
 
 
 async def test_the_guard_step_stores_the_policies_and_refuses_bad_input(
