@@ -11,7 +11,7 @@ from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
 from .agent.caching import min_cacheable_tokens
-from .agent.const import CONF_MODEL, is_assistant_data, option
+from .agent.const import CONF_MODEL, CONF_THINKING_EFFORT, is_assistant_data, option
 from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
 from .guard import ChainError
@@ -33,6 +33,7 @@ async def async_get_config_entry_diagnostics(
             "guard": _guard_diagnostics(hass),
             "memory": await _memory_diagnostics(hass),
             "prompt_cache": _prompt_cache_diagnostics(cast(AssistantConfigEntry, entry)),
+            "thinking": _thinking_diagnostics(cast(AssistantConfigEntry, entry)),
         }
     entry = cast(LinnConfigEntry, entry)
     device = entry.runtime_data
@@ -56,6 +57,17 @@ def _prompt_cache_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
         "model": model,
         "min_cacheable_tokens": min_cacheable_tokens(model),
         "last_request": last.as_dict() if last is not None else None,
+    }
+
+
+def _thinking_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
+    """The model's capabilities the parameters came from, and those the last request sent."""
+    runtime = getattr(entry, "runtime_data", None)
+    capabilities = runtime.capabilities if runtime is not None else None
+    return {
+        "effort_option": option(entry.options, CONF_THINKING_EFFORT),
+        "capabilities": capabilities.as_dict() if capabilities is not None else None,
+        "last_request_params": runtime.thinking_params if runtime is not None else None,
     }
 
 

@@ -38,11 +38,13 @@ from .const import (
     CONF_MAX_STEPS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
+    CONF_THINKING_EFFORT,
     DEFAULT_MODEL,
     DEFAULT_OPTIONS,
     option,
 )
 from .runtime import AssistantConfigEntry
+from .thinking_params import EFFORT_CHOICES
 
 ASSISTANT_TITLE = "Claude assistant"
 
@@ -206,6 +208,15 @@ class AssistantOptionsFlow(OptionsFlow):
                 ): _whole(64, 8192),
                 probatio.Required(CONF_MAX_STEPS, default=option(options, CONF_MAX_STEPS)): _whole(
                     1, 20
+                ),
+                probatio.Required(
+                    CONF_THINKING_EFFORT, default=option(options, CONF_THINKING_EFFORT)
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=list(EFFORT_CHOICES),
+                        translation_key=CONF_THINKING_EFFORT,
+                        mode=SelectSelectorMode.DROPDOWN,
+                    )
                 ),
                 probatio.Optional(
                     CONF_LLM_APIS, default=option(options, CONF_LLM_APIS)

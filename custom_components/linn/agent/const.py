@@ -18,6 +18,8 @@ CONF_BUDGET_CONVERSATION_TOKENS: Final = "budget_conversation_tokens"
 CONF_BUDGET_CONVERSATION_COST: Final = "budget_conversation_cost"
 CONF_BUDGET_DAY_TOKENS: Final = "budget_day_tokens"
 CONF_BUDGET_DAY_COST: Final = "budget_day_cost"
+CONF_THINKING_EFFORT: Final = "thinking_effort"
+"""off / low / medium / high: see thinking_params.py."""
 
 DEFAULT_MODEL: Final = "claude-haiku-4-5"
 DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
@@ -30,6 +32,7 @@ DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_BUDGET_CONVERSATION_COST: 0.25,
     CONF_BUDGET_DAY_TOKENS: 2_000_000,
     CONF_BUDGET_DAY_COST: 2.0,
+    CONF_THINKING_EFFORT: "low",  # a voice assistant wants speed; HA core's default too
 }
 
 KEY_CHECK_TIMEOUT: Final = 10.0

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers.json import json_dumps
 
+from .native import ModelMessage
 from .prompt import CACHE_CONTROL
 
 API_CONTEXT_TAG: Final = "home_assistant_api"
@@ -22,71 +24,157 @@ def api_context_block(api_prompt: str) -> dict[str, Any]:
     }
 
 
+INTERRUPTED_RESULT: Final = "No result: the turn ended before this tool answered."
+"""The result sent for a tool call that has none in the chat log (a cancelled turn): every
+tool_use needs its tool_result in the next message."""
+
+
+type _Part = dict[str, Any] | tuple[int, ModelMessage]
+"""A block we built, or a model message (its chat-log index and blocks)."""
+
+
+@dataclass(slots=True)
+class _Message:
+    role: str
+    parts: list[_Part]
+
+    def blocks(self, drop_thinking: Container[int]) -> tuple[list[dict[str, Any]], list[int]]:
+        """The content, and the chat-log indexes of the model messages sent with thinking.
+
+        A model message merged with other content (our own line after it) is no longer
+        the message the API returned, so its thinking goes.
+        """
+        merged = len(self.parts) > 1
+        blocks: list[dict[str, Any]] = []
+        kept: list[int] = []
+        for part in self.parts:
+            if isinstance(part, tuple):
+                index, native = part
+                drop = merged or index in drop_thinking
+                blocks.extend(native.api_blocks(drop_thinking=drop))
+                if not drop and native.has_thinking:
+                    kept.append(index)
+            else:
+                blocks.append(part)
+        return blocks, kept
+
+
+@dataclass(slots=True)
+class BuiltMessages:
+    """The messages to send, and which chat-log entries' thinking each of them carries."""
+
+    messages: list[dict[str, Any]]
+    thinking_at: list[list[int]]
+    """Per message: chat-log indexes of model messages whose thinking it sends back."""
+
+
 def chat_messages(
     content: Iterable[conversation.Content],
     facts: Mapping[int, str],
     tool_names: set[str],
     api_prompt: str = "",
-) -> list[dict[str, Any]]:
+    drop_thinking: Container[int] = (),
+) -> BuiltMessages:
     """User, assistant and tool-result content in the API's shape.
 
     `facts` are the turn facts sent with the user content at each chat-log index: they go
     before that utterance's text, so every earlier message is sent again exactly as it was
     (the cached history matches) and the facts never enter the stable prefix. `api_prompt`
-    (other LLM APIs' prompt) opens the first message as data. Calls of tools the model is
-    not offered (local intents of limited mode) are told as text. The last block of the
-    last message is the moving cache breakpoint.
+    (other LLM APIs' prompt) opens the first message as data. The last block of the last
+    message is the moving cache breakpoint.
+
+    A message the model produced goes back exactly as the API returned it (its `native`),
+    thinking blocks and all, unless its chat-log index is in `drop_thinking` (then without
+    its thinking blocks, which is allowed for completed turns) or our own words were added
+    to it (the same). Other assistant content (our own spoken lines, the calls of a
+    confirmation) is built from the chat log; calls of tools the model is not offered
+    (local intents of limited mode) are told as text. A tool result is sent when its call
+    was sent, whatever the tools offered now; a sent call without a result gets one.
     """
-    messages: list[dict[str, Any]] = []
-    for index, item in enumerate(content):
-        blocks: list[dict[str, Any]]
-        if isinstance(item, conversation.UserContent):
-            role = "user"
-            blocks = []
-            if index in facts:
-                blocks.append({"type": "text", "text": facts[index]})
-            if item.content.strip():
-                blocks.append({"type": "text", "text": item.content})
-        elif isinstance(item, conversation.ToolResultContent):
-            if item.tool_name not in tool_names:
-                continue
-            role = "user"
-            blocks = [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": item.tool_call_id,
-                    "content": json_dumps(item.result.data),
-                    "is_error": item.result.error,
-                }
-            ]
-        elif isinstance(item, conversation.AssistantContent):
-            role = "assistant"
-            blocks = []
-            if item.content:
-                blocks.append({"type": "text", "text": item.content})
-            for call in item.tool_calls or []:
-                if call.tool_name in tool_names:
-                    blocks.append(
-                        {
-                            "type": "tool_use",
-                            "id": call.id,
-                            "name": call.tool_name,
-                            "input": call.tool_args,
-                        }
-                    )
-                else:
-                    blocks.append({"type": "text", "text": f"(handled locally: {call.tool_name})"})
-        else:  # the system prompt is built separately
-            continue
-        if not blocks:
-            continue
-        if messages and messages[-1]["role"] == role:
-            messages[-1]["content"].extend(blocks)
+    built: list[_Message] = []
+    unanswered: list[str] = []
+
+    def add(role: str, parts: list[_Part]) -> None:
+        if not parts:
+            return
+        if built and built[-1].role == role:
+            built[-1].parts.extend(parts)
         else:
-            messages.append({"role": role, "content": blocks})
+            built.append(_Message(role, list(parts)))
+
+    def answer_the_rest() -> None:
+        add("user", [_interrupted(call_id) for call_id in unanswered])
+        unanswered.clear()
+
+    for index, item in enumerate(content):
+        if isinstance(item, conversation.UserContent):
+            answer_the_rest()
+            parts: list[_Part] = []
+            if index in facts:
+                parts.append({"type": "text", "text": facts[index]})
+            if item.content.strip():
+                parts.append({"type": "text", "text": item.content})
+            add("user", parts)
+        elif isinstance(item, conversation.ToolResultContent):
+            if item.tool_call_id in unanswered:
+                unanswered.remove(item.tool_call_id)
+                add("user", [_tool_result(item)])
+        elif isinstance(item, conversation.AssistantContent):
+            answer_the_rest()
+            if isinstance(item.native, ModelMessage) and item.native:
+                unanswered.extend(item.native.tool_use_ids())
+                add("assistant", [(index, item.native)])
+            else:
+                add("assistant", _built_assistant(item, tool_names, unanswered))
+        # the system prompt is built separately
+    answer_the_rest()
+    messages: list[dict[str, Any]] = []
+    thinking_at: list[list[int]] = []
+    for message in built:
+        blocks, kept = message.blocks(drop_thinking)
+        if not blocks:  # a message of thinking only, its thinking dropped
+            continue
+        messages.append({"role": message.role, "content": blocks})
+        thinking_at.append(kept)
     if api_prompt.strip() and messages and messages[0]["role"] == "user":
         messages[0]["content"].insert(0, api_context_block(api_prompt))
     if messages:
         last = messages[-1]["content"][-1]
         messages[-1]["content"][-1] = {**last, "cache_control": CACHE_CONTROL}
-    return messages
+    return BuiltMessages(messages, thinking_at)
+
+
+def _built_assistant(
+    item: conversation.AssistantContent, tool_names: set[str], unanswered: list[str]
+) -> list[_Part]:
+    """Assistant content that no model message holds: our own words and calls."""
+    parts: list[_Part] = []
+    if item.content:
+        parts.append({"type": "text", "text": item.content})
+    for call in item.tool_calls or []:
+        if call.tool_name in tool_names:
+            parts.append(
+                {"type": "tool_use", "id": call.id, "name": call.tool_name, "input": call.tool_args}
+            )
+            unanswered.append(call.id)
+        else:
+            parts.append({"type": "text", "text": f"(handled locally: {call.tool_name})"})
+    return parts
+
+
+def _tool_result(item: conversation.ToolResultContent) -> dict[str, Any]:
+    return {
+        "type": "tool_result",
+        "tool_use_id": item.tool_call_id,
+        "content": json_dumps(item.result.data),
+        "is_error": item.result.error,
+    }
+
+
+def _interrupted(call_id: str) -> dict[str, Any]:
+    return {
+        "type": "tool_result",
+        "tool_use_id": call_id,
+        "content": INTERRUPTED_RESULT,
+        "is_error": True,
+    }

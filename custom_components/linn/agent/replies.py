@@ -19,6 +19,7 @@ class Say(StrEnum):
     AUTH = "auth"
     INTERRUPTED = "interrupted"
     MODEL_ERROR = "model_error"
+    REFUSED = "refused"
 
 
 _REPLIES: dict[str, dict[Say, str]] = {
@@ -38,6 +39,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.INTERRUPTED: "Sorry, the assistant stopped answering part way; some of it may "
         "have been done. Please check and ask again.",
         Say.MODEL_ERROR: "Sorry, the assistant could not answer that.",
+        Say.REFUSED: "I can't help with that one.",
     },
     "de": {
         Say.DONE: "Erledigt.",
@@ -56,6 +58,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.INTERRUPTED: "Der Assistent hat mittendrin aufgehört; ein Teil ist vielleicht "
         "erledigt. Bitte prüfe es und frag noch einmal.",
         Say.MODEL_ERROR: "Das konnte der Assistent leider nicht beantworten.",
+        Say.REFUSED: "Dabei kann ich nicht helfen.",
     },
 }
 

@@ -12,7 +12,8 @@ from homeassistant.helpers import issue_registry as ir
 
 from ..const import DOMAIN
 from .client import async_create_client
-from .const import CONF_BASE_URL, KEY_CHECK_TIMEOUT
+from .const import CONF_BASE_URL, CONF_MODEL, KEY_CHECK_TIMEOUT, option
+from .model_info import ModelCapabilities, async_fetch_capabilities
 from .runtime import AssistantConfigEntry, AssistantRuntime
 from .turn import auth_issue_id
 
@@ -22,10 +23,15 @@ ASSISTANT_PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 
 
 async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfigEntry) -> bool:
-    """Create the client and check the key; an unreachable API still sets up (limited mode)."""
+    """Create the client, check the key and look up the model's capabilities.
+
+    An unreachable API still sets up (limited mode); the first turn then asks for the
+    capabilities again.
+    """
     client = await async_create_client(
         hass, entry.data[CONF_API_KEY], entry.data.get(CONF_BASE_URL)
     )
+    capabilities: ModelCapabilities | None = None
     try:
         await client.models.list(timeout=KEY_CHECK_TIMEOUT)
     except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as err:
@@ -39,8 +45,10 @@ async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfi
             "The assistant's API is not reachable (%s); it answers in limited mode until it is",
             err,
         )
+    else:
+        capabilities = await async_fetch_capabilities(client, option(entry.options, CONF_MODEL))
     ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
-    entry.runtime_data = AssistantRuntime(client)
+    entry.runtime_data = AssistantRuntime(client, capabilities=capabilities)
     await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)
     return True
 

@@ -29,17 +29,22 @@ from .const import (
     CONF_MAX_STEPS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
+    CONF_THINKING_EFFORT,
     MAX_RETRY_DELAY,
     RETRY_DELAY,
     option,
 )
 from .fallback import async_local_reply
+from .history import messages_to_send
 from .memory import async_get_memory
 from .messages import chat_messages
+from .model_info import ModelCapabilities, async_fetch_capabilities
+from .native import ModelMessage
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .replies import Say, say
 from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
+from .thinking_params import thinking_params
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
 from .usage import BudgetExceeded, exceeded_budget
 
@@ -144,25 +149,53 @@ class AssistantTurn:
                 option(self.options, CONF_INSTRUCTIONS), api_context=bool(api_prompt.strip())
             ),
             "tools": tools,
+            **thinking_params(
+                await self._async_capabilities(), option(self.options, CONF_THINKING_EFFORT)
+            ),
         }
+        self.runtime.thinking_params = {
+            key: request[key] for key in ("thinking", "output_config") if key in request
+        }
+        record = self.runtime.conversations.get(self.chat_log.conversation_id)
         for _step in range(option(self.options, CONF_MAX_STEPS)):
             self._check_budget()
-            request["messages"] = chat_messages(
-                self.chat_log.content, facts, tool_names, api_prompt
-            )
+            request["messages"] = messages_to_send(
+                record,
+                self.model,
+                {key: value for key, value in request.items() if key != "messages"},
+                lambda dropped: chat_messages(
+                    self.chat_log.content, facts, tool_names, api_prompt, dropped
+                ),
+                self._active_model_message(),
+            ).messages
             stop_reason = await self._async_model_call(request)
+            if stop_reason == "refusal":
+                self._say(say(Say.REFUSED, self.language))
+                return
             if self._asked() is not None:
                 self._say(self._asked() or "")
                 return
             if not self.chat_log.unresponded_tool_results:
-                if stop_reason in ("max_tokens", "refusal") and not self._spoken():
+                if stop_reason == "max_tokens" and not self._spoken():
                     self._say(say(Say.MODEL_ERROR, self.language))
                 return
         self._say(say(Say.MAX_STEPS, self.language))
 
+    async def _async_capabilities(self) -> ModelCapabilities:
+        """The model's capabilities, looked up at setup.
+
+        Looked up again for another model (the option changed) or after a failed look-up
+        (at most every few minutes).
+        """
+        known = self.runtime.capabilities
+        if known is None or known.model != self.model or known.stale:
+            known = await async_fetch_capabilities(self.runtime.client, self.model)
+            self.runtime.capabilities = known
+        return known
+
     def _facts_by_utterance(self, facts: str) -> dict[int, str]:
         """The facts of this turn for its utterance, beside those sent with earlier utterances."""
-        sent = self.runtime.sent_facts.get(self.chat_log.conversation_id)
+        sent = self.runtime.conversations.get(self.chat_log.conversation_id).facts
         last_user = max(
             (
                 index
@@ -173,8 +206,17 @@ class AssistantTurn:
         )
         if last_user is not None:
             sent[last_user] = facts
-        self.runtime.sent_facts.put(self.chat_log.conversation_id, sent)
         return sent
+
+    def _active_model_message(self) -> int | None:
+        """The chat-log index of this turn's last model message (the active tool loop's)."""
+        for index in range(len(self.chat_log.content) - 1, self.first_index - 1, -1):
+            item = self.chat_log.content[index]
+            if isinstance(item, conversation.AssistantContent) and isinstance(
+                item.native, ModelMessage
+            ):
+                return index
+        return None
 
     def _check_budget(self) -> None:
         exceeded = exceeded_budget(self.ledger, self.chat_log.conversation_id, self.options)
@@ -216,7 +258,7 @@ class AssistantTurn:
             _LOGGER.info("Model call failed (%s); one retry in %.1f s", err.status_code, delay)
             await asyncio.sleep(delay)
             stream = await client.messages.create(**request, stream=True)
-        deltas = DeltaStream(stream)
+        deltas = DeltaStream(stream, self.model)
         try:
             async with stream:
                 async for _content in self.chat_log.async_add_delta_content_stream(

@@ -1,0 +1,148 @@
+"""What each conversation sent, so that the thinking sent back stays bound to its prefix.
+
+Anthropic's documentation on preserved thinking (the 5.x models): thinking blocks of
+earlier turns stay in context and must be sent back exactly as returned, "including
+thinking blocks whose text is empty". A block's signature is bound to the conversation
+before it: if the system prompt, the tools or an earlier message changed after Claude
+produced it, the API answers 400 "Invalid `signature` in `thinking` block. The block is
+bound to a different conversation." A change invalidates only the thinking after it, and
+removing a completed turn's thinking blocks is allowed (the final assistant message of an
+active tool loop must keep its own).
+
+So every conversation remembers what its last request sent (digests, no text). Before the
+next request, the first difference (an options change, an entity renamed in the Assist
+prompt, facts that were evicted) drops the thinking of every model message from there
+on, except the active tool loop's last one. With no record (a new conversation, or one
+whose record was evicted with its facts) the thinking of earlier turns is dropped: nothing
+says what it was bound to.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+import hashlib
+import json
+from typing import Any
+
+from .messages import BuiltMessages
+
+CONVERSATIONS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class SentRequest:
+    """Digests of one request: its model and fixed part, and each message."""
+
+    model: str
+    prefix: str
+    """System prompt, tools and request parameters (thinking, effort)."""
+    messages: tuple[str, ...]
+
+    def first_change(self, now: SentRequest) -> int | None:
+        """The index of the first message of `now` that differs from this request.
+
+        0 when the model or the fixed part changed; None when every message this request
+        sent is sent again unchanged (newer messages after them are not changes).
+        """
+        if now.model != self.model or now.prefix != self.prefix:
+            return 0
+        for index, digest in enumerate(self.messages):
+            if index >= len(now.messages) or now.messages[index] != digest:
+                return index
+        return None
+
+
+@dataclass(slots=True)
+class ConversationRecord:
+    """What the turns of one conversation keep between model calls."""
+
+    facts: dict[int, str] = field(default_factory=dict)
+    """The turn facts sent with each user utterance, by its chat-log index. Earlier
+    utterances are sent again with the facts they had, so the history the API cached is
+    matched byte for byte on the next turn."""
+    sent: SentRequest | None = None
+    """The last request of the conversation."""
+    dropped: set[int] = field(default_factory=set)
+    """Chat-log indexes of model messages sent back without their thinking."""
+
+
+class ConversationStore:
+    """Records per conversation, the newest kept (facts and thinking evicted together)."""
+
+    def __init__(self, conversations: int = CONVERSATIONS) -> None:
+        """Keep the records of at most `conversations` conversations."""
+        self._conversations = conversations
+        self._records: OrderedDict[str, ConversationRecord] = OrderedDict()
+
+    def __len__(self) -> int:
+        """Conversations with a record."""
+        return len(self._records)
+
+    def get(self, conversation_id: str) -> ConversationRecord:
+        """The conversation's record, a new one when it has none (the oldest goes over the cap)."""
+        record = self._records.get(conversation_id)
+        if record is None:
+            record = self._records[conversation_id] = ConversationRecord()
+        self._records.move_to_end(conversation_id)
+        while len(self._records) > self._conversations:
+            self._records.popitem(last=False)
+        return record
+
+
+def digest(value: Any) -> str:
+    """A digest of a request part as the API reads it (cache breakpoints left out)."""
+    text = json.dumps(_without_cache_control(value), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def messages_to_send(
+    record: ConversationRecord,
+    model: str,
+    fixed: dict[str, Any],
+    build: Callable[[set[int]], BuiltMessages],
+    active: int | None,
+) -> BuiltMessages:
+    """The messages of the next request, with the thinking dropped that a change unbound.
+
+    `fixed` is the request without its messages; `build` makes the messages with the
+    thinking of the given chat-log indexes dropped; `active` is the chat-log index of the
+    active tool loop's last model message, whose thinking is never dropped. The record
+    then holds this request.
+    """
+    dropped = set(record.dropped)
+    built = build(dropped)
+    if record.sent is None:
+        unbound = _thinking_from(built, 0)
+    else:
+        change = record.sent.first_change(_sent(model, fixed, built.messages))
+        unbound = set() if change is None else _thinking_from(built, change)
+    if active is not None:
+        unbound.discard(active)
+    if unbound:
+        dropped |= unbound
+        built = build(dropped)
+    record.dropped = dropped
+    record.sent = _sent(model, fixed, built.messages)
+    return built
+
+
+def _thinking_from(built: BuiltMessages, first: int) -> set[int]:
+    return {index for kept in built.thinking_at[first:] for index in kept}
+
+
+def _sent(model: str, fixed: dict[str, Any], messages: Sequence[dict[str, Any]]) -> SentRequest:
+    return SentRequest(
+        model=model,
+        prefix=digest(fixed),
+        messages=tuple(digest(message) for message in messages),
+    )
+
+
+def _without_cache_control(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_cache_control(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_without_cache_control(v) for v in value]
+    return value
