@@ -1,0 +1,247 @@
+"""Thinking models: blocks sent back as the API returned them, parameters from capabilities.
+
+The fake answers 400, as the API does, when a thinking block is not echoed byte for byte,
+when what came before it changed, or when the active tool loop's last message lost it; the
+assistant then falls back to limited mode, so a spoken model reply means the fake accepted
+every request of the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.agent.const import (
+    CONF_INSTRUCTIONS,
+    CONF_MODEL,
+    CONF_THINKING_EFFORT,
+    DEFAULT_OPTIONS,
+)
+from custom_components.linn.agent.history import ConversationStore
+from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
+from linn_emulator import LinnEmulator
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic.plans import RecordedRequest
+from tests.helpers import wait_for
+
+from .conftest import AGENT, API_KEY, PLAYER, assistant_entry, converse, speech
+
+THINKING = "claude-haiku-5-5"
+
+
+@pytest.fixture
+def assistant_options() -> dict[str, Any]:
+    """Claude Haiku 5.5 (adaptive thinking), the default effort."""
+    return {**DEFAULT_OPTIONS, CONF_MODEL: THINKING}
+
+
+def blocks(request: RecordedRequest, index: int) -> list[dict[str, Any]]:
+    """The content blocks of one message of a request."""
+    return list(request.messages[index]["content"])
+
+
+def types(request: RecordedRequest, index: int) -> list[str]:
+    return [block["type"] for block in blocks(request, index)]
+
+
+def set_volume(volume: int) -> Reply:
+    return Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": volume}),))
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_tool_call_on_haiku_5_5_sends_its_thinking_back_as_received(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(set_volume(35), Reply("The living room is at 35."))
+    result = await converse(hass, "set the living room to 35", hass_admin_user)
+    assert speech(result) == "The living room is at 35."
+    await wait_for(lambda: emulator.state.volume == 35)
+    first, second = fake.message_requests
+    assert first.body["thinking"] == {"type": "adaptive"}
+    assert first.body["output_config"] == {"effort": "low"}
+    assert "temperature" not in first.body
+    echoed = blocks(second, 1)
+    assert [block["type"] for block in echoed] == ["thinking", "tool_use"]
+    # Haiku 5.5 omits the thinking text: the empty block goes back with its signature
+    assert echoed[0]["thinking"] == ""
+    assert echoed[0]["signature"]
+    assert echoed[1]["input"] == {"player": PLAYER, "volume": 35}
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_redacted_thinking_block_goes_back_in_its_place(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(
+        Reply(
+            tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 30}),),
+            redacted_thinking=True,
+        ),
+        Reply("Done."),
+    )
+    result = await converse(hass, "living room to 30", hass_admin_user)
+    assert speech(result) == "Done."
+    await wait_for(lambda: emulator.state.volume == 30)
+    second = fake.message_requests[1]
+    assert types(second, 1) == ["thinking", "redacted_thinking", "tool_use"]
+    assert blocks(second, 1)[1]["data"]
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_follow_up_turn_keeps_the_earlier_turns_thinking(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(set_volume(25), Reply("At 25."))
+    first = await converse(hass, "living room to 25", hass_admin_user)
+    assert speech(first) == "At 25."
+    fake.script(set_volume(28), Reply("At 28."))
+    second = await converse(hass, "a bit louder, 28", hass_admin_user, first.conversation_id)
+    assert speech(second) == "At 28."
+    await wait_for(lambda: emulator.state.volume == 28)
+    follow_up = fake.message_requests[2]
+    # user, [thinking, tool_use], [tool_result], [thinking, text], user
+    assert types(follow_up, 1) == ["thinking", "tool_use"]
+    assert types(follow_up, 3) == ["thinking", "text"]
+    assert follow_up.messages[1] == fake.message_requests[1].messages[1]  # as in turn one
+    assert types(fake.message_requests[3], 5) == ["thinking", "tool_use"]
+
+
+async def test_after_an_options_change_the_earlier_thinking_is_dropped(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    assistant: MockConfigEntry,
+) -> None:
+    fake.script(set_volume(25), Reply("At 25."))
+    first = await converse(hass, "living room to 25", hass_admin_user)
+    assert speech(first) == "At 25."
+    hass.config_entries.async_update_entry(
+        assistant, options={**assistant.options, CONF_INSTRUCTIONS: "Answer very briefly."}
+    )
+    fake.script(set_volume(28), Reply("At 28."))
+    second = await converse(hass, "now 28", hass_admin_user, first.conversation_id)
+    assert speech(second) == "At 28."
+    await wait_for(lambda: emulator.state.volume == 28)
+    follow_up, last = fake.message_requests[2:]
+    assert "Answer very briefly." in follow_up.system_text
+    assert types(follow_up, 1) == ["tool_use"]  # the system prompt changed after it
+    assert types(follow_up, 3) == ["text"]
+    assert types(last, 5) == ["thinking", "tool_use"]  # this turn's own, kept
+
+
+async def test_a_conversation_whose_record_was_evicted_drops_its_earlier_thinking(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    assistant: MockConfigEntry,
+) -> None:
+    assistant.runtime_data.conversations = ConversationStore(conversations=1)
+    fake.script(Reply("Hello."))
+    first = await converse(hass, "hello", hass_admin_user)
+    fake.script(Reply("Hi there."))
+    await converse(hass, "hi", hass_admin_user)  # another conversation evicts the first
+    fake.script(Reply("Still here."))
+    again = await converse(hass, "are you there", hass_admin_user, first.conversation_id)
+    assert speech(again) == "Still here."
+    assert types(fake.message_requests[2], 1) == ["text"]
+
+
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, CONF_MODEL: THINKING, CONF_THINKING_EFFORT: "off"}]
+)
+@pytest.mark.usefixtures("assistant")
+async def test_effort_off_disables_thinking(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(set_volume(33), Reply("At 33."))
+    result = await converse(hass, "living room to 33", hass_admin_user)
+    assert speech(result) == "At 33."
+    first, second = fake.message_requests
+    assert first.body["thinking"] == {"type": "disabled"}
+    assert "output_config" not in first.body
+    assert types(second, 1) == ["tool_use"]
+
+
+@pytest.mark.parametrize(
+    "assistant_options",
+    [{**DEFAULT_OPTIONS, CONF_MODEL: "claude-haiku-4-5", CONF_THINKING_EFFORT: "high"}],
+)
+@pytest.mark.usefixtures("assistant")
+async def test_haiku_4_5_gets_no_thinking_parameters(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(Reply("Hello."))
+    assert speech(await converse(hass, "hello", hass_admin_user)) == "Hello."
+    (request,) = fake.message_requests
+    assert "thinking" not in request.body
+    assert "output_config" not in request.body
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_server_without_capabilities_gets_no_thinking_parameters(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    options = {**DEFAULT_OPTIONS, CONF_MODEL: THINKING}
+    async with (
+        FakeAnthropic(api_key=API_KEY, capabilities=False) as server,
+        assistant_entry(hass, server, "Claude assistant", options, AGENT) as entry,
+    ):
+        server.script(set_volume(31), Reply("At 31."))
+        result = await converse(hass, "living room to 31", hass_admin_user)
+        assert speech(result) == "At 31."
+        first, second = server.message_requests
+        assert "thinking" not in first.body
+        assert "output_config" not in first.body
+        # the model thinks by default all the same, and gets its thinking back
+        assert types(second, 1) == ["thinking", "tool_use"]
+        thinking = (await async_get_config_entry_diagnostics(hass, entry))["thinking"]
+        assert thinking["capabilities"]["source"] == "not_reported"
+        assert thinking["last_request_params"] == {}
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_refusal_gets_its_own_reply_and_the_conversation_goes_on(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(Reply("I", stop_reason="refusal"))
+    refused = await converse(hass, "something it will not do", hass_admin_user)
+    assert speech(refused) == "I can't help with that one."
+    assert refused.response.error_code is None
+    fake.script(Reply("Hello."))
+    again = await converse(hass, "hello", hass_admin_user, refused.conversation_id)
+    assert speech(again) == "Hello."
+    # the refused message had our reply added to it: it goes back without its thinking
+    assert types(fake.message_requests[1], 1) == ["text", "text"]
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_diagnostics_show_the_capabilities_and_the_parameters_sent(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic, assistant: MockConfigEntry
+) -> None:
+    fake.script(Reply("Hello."))
+    await converse(hass, "hello", hass_admin_user)
+    thinking = (await async_get_config_entry_diagnostics(hass, assistant))["thinking"]
+    assert thinking == {
+        "effort_option": "low",
+        "capabilities": {
+            "model": THINKING,
+            "source": "api",
+            "thinking_adaptive": True,
+            "thinking_enabled": False,
+            "effort": True,
+            "effort_levels": ["low", "medium", "high", "xhigh", "max"],
+        },
+        "last_request_params": {
+            "thinking": {"type": "adaptive"},
+            "output_config": {"effort": "low"},
+        },
+    }
+    assert API_KEY not in str(thinking)
