@@ -245,3 +245,26 @@ async def test_diagnostics_show_the_capabilities_and_the_parameters_sent(
         },
     }
     assert API_KEY not in str(thinking)
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_tool_no_longer_offered_keeps_its_call_and_result_paired(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(
+        Reply(tool_uses=(ToolUse("remember", {"fact": "likes jazz"}, id="toolu_jazz"),)),
+        Reply("I will remember that."),
+    )
+    first = await converse(hass, "remember that I like jazz", hass_admin_user)
+    assert speech(first) == "I will remember that."
+    fake.script(Reply("Hello."))
+    # no signed-in user now: remember is not offered, but its call goes back as it came
+    # (without its thinking: the tools changed after it), answered by its own result
+    again = await converse(hass, "hello", None, first.conversation_id)
+    assert speech(again) == "Hello."
+    request = fake.message_requests[2]
+    assert "remember" not in {tool["name"] for tool in request.body["tools"]}
+    assert types(request, 1) == ["tool_use"]
+    (result,) = blocks(request, 2)
+    assert (result["type"], result["tool_use_id"]) == ("tool_result", "toolu_jazz")
+    assert "likes jazz" in result["content"]
