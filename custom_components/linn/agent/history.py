@@ -76,10 +76,6 @@ class ConversationStore:
         self._conversations = conversations
         self._records: OrderedDict[str, ConversationRecord] = OrderedDict()
 
-    def __len__(self) -> int:
-        """Conversations with a record."""
-        return len(self._records)
-
     def get(self, conversation_id: str) -> ConversationRecord:
         """The conversation's record, a new one when it has none (the oldest goes over the cap)."""
         record = self._records.get(conversation_id)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from homeassistant.auth.models import User
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 import pytest
@@ -268,3 +270,35 @@ async def test_a_tool_no_longer_offered_keeps_its_call_and_result_paired(
     (result,) = blocks(request, 2)
     assert (result["type"], result["tool_use_id"]) == ("tool_result", "toolu_jazz")
     assert "likes jazz" in result["content"]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_displayed_thinking_goes_to_the_chat_log_not_the_reply(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    model = "claude-sonnet-5-5"  # its thinking text is displayed by default
+    options = {**DEFAULT_OPTIONS, CONF_MODEL: model}
+    async with (
+        FakeAnthropic(api_key=API_KEY, models=((model, "Claude Sonnet 5.5"),)) as server,
+        assistant_entry(hass, server, "Claude assistant", options, AGENT),
+    ):
+        server.script(
+            Reply(
+                tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 32}),),
+                thinking="They want the living room at 32.",
+            ),
+            Reply("At 32.", thinking="Done; say so."),
+        )
+        result = await converse(hass, "living room to 32", hass_admin_user)
+        assert speech(result) == "At 32."
+        log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+        thoughts = [
+            item.thinking_content
+            for item in log.content
+            if isinstance(item, conversation.AssistantContent)
+        ]
+        assert thoughts == ["They want the living room at 32.", "Done; say so."]
+        echoed = server.message_requests[1].messages[1]["content"][0]
+        assert echoed["thinking"] == "They want the living room at 32."
