@@ -302,3 +302,35 @@ async def test_displayed_thinking_goes_to_the_chat_log_not_the_reply(
         assert thoughts == ["They want the living room at 32.", "Done; say so."]
         echoed = server.message_requests[1].messages[1]["content"][0]
         assert echoed["thinking"] == "They want the living room at 32."
+
+
+@pytest.mark.parametrize("assistant_options", [dict(DEFAULT_OPTIONS)])
+async def test_choosing_a_thinking_model_in_the_options_looks_up_its_capabilities(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    assistant: MockConfigEntry,
+) -> None:
+    fake.script(Reply("Hello."))
+    await converse(hass, "hello", hass_admin_user)
+    assert "thinking" not in fake.message_requests[0].body  # Haiku 4.5
+    flow = await hass.config_entries.options.async_init(assistant.entry_id)
+    flow = await hass.config_entries.options.async_configure(
+        flow["flow_id"], {"next_step_id": "assistant"}
+    )
+    effort = next(v for k, v in flow["data_schema"].schema.items() if k == CONF_THINKING_EFFORT)
+    assert effort.config["options"] == ["off", "low", "medium", "high"]
+    flow = await hass.config_entries.options.async_configure(
+        flow["flow_id"],
+        {**assistant.options, CONF_MODEL: THINKING, CONF_THINKING_EFFORT: "medium"},
+    )
+    assert assistant.options[CONF_THINKING_EFFORT] == "medium"
+    fake.script(Reply("Hello again."))
+    assert speech(await converse(hass, "hello", hass_admin_user)) == "Hello again."
+    request = fake.message_requests[-1]
+    assert request.body["thinking"] == {"type": "adaptive"}
+    assert request.body["output_config"] == {"effort": "medium"}
+    assert [r.path for r in fake.requests if r.path.startswith("/v1/models/")] == [
+        "/v1/models/claude-haiku-4-5",
+        f"/v1/models/{THINKING}",
+    ]
