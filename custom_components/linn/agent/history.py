@@ -66,6 +66,12 @@ class ConversationRecord:
     """The last request of the conversation."""
     dropped: set[int] = field(default_factory=set)
     """Chat-log indexes of model messages sent back without their thinking."""
+    left_out: set[int] = field(default_factory=set)
+    """Chat-log indexes never sent again: the turns the model refused. Anthropic's
+    documentation on streaming refusals: "When you receive stop_reason: refusal, you must
+    reset the conversation context before continuing. You can remove or rephrase the turn
+    that triggered the refusal ... Attempting to continue without resetting will result in
+    continued refusals."."""
 
 
 class ConversationStore:

@@ -73,7 +73,9 @@ def chat_messages(
     facts: Mapping[int, str],
     tool_names: set[str],
     api_prompt: str = "",
+    *,
     drop_thinking: Container[int] = (),
+    leave_out: Container[int] = (),
 ) -> BuiltMessages:
     """User, assistant and tool-result content in the API's shape.
 
@@ -90,6 +92,7 @@ def chat_messages(
     confirmation) is built from the chat log; calls of tools the model is not offered
     (local intents of limited mode) are told as text. A tool result is sent when its call
     was sent, whatever the tools offered now; a sent call without a result gets one.
+    Chat-log entries in `leave_out` (a refused turn) are not sent.
     """
     built: list[_Message] = []
     unanswered: list[str] = []
@@ -107,6 +110,8 @@ def chat_messages(
         unanswered.clear()
 
     for index, item in enumerate(content):
+        if index in leave_out:
+            continue
         if isinstance(item, conversation.UserContent):
             answer_the_rest()
             parts: list[_Part] = []

@@ -164,13 +164,20 @@ class AssistantTurn:
                 self.model,
                 {key: value for key, value in request.items() if key != "messages"},
                 lambda dropped: chat_messages(
-                    self.chat_log.content, facts, tool_names, api_prompt, dropped
+                    self.chat_log.content,
+                    facts,
+                    tool_names,
+                    api_prompt,
+                    drop_thinking=dropped,
+                    leave_out=record.left_out,
                 ),
                 self._active_model_message(),
             ).messages
             stop_reason = await self._async_model_call(request)
             if stop_reason == "refusal":
                 self._say(say(Say.REFUSED, self.language))
+                # the refused turn (from its utterance) is never sent again
+                record.left_out.update(range(self.first_index - 1, len(self.chat_log.content)))
                 return
             if self._asked() is not None:
                 self._say(self._asked() or "")

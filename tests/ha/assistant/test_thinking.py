@@ -210,18 +210,40 @@ async def test_a_server_without_capabilities_gets_no_thinking_parameters(
 
 
 @pytest.mark.usefixtures("assistant")
-async def test_a_refusal_gets_its_own_reply_and_the_conversation_goes_on(
+async def test_a_refusal_gets_its_own_reply_and_the_refused_turn_is_not_sent_again(
     hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
 ) -> None:
+    fake.script(Reply("Hello."))
+    first = await converse(hass, "hello", hass_admin_user)
     fake.script(Reply("I", stop_reason="refusal"))
-    refused = await converse(hass, "something it will not do", hass_admin_user)
+    refused = await converse(
+        hass, "something it will not do", hass_admin_user, first.conversation_id
+    )
     assert speech(refused) == "I can't help with that one."
     assert refused.response.error_code is None
+    fake.script(Reply("Hello again."))
+    again = await converse(hass, "hello again", hass_admin_user, first.conversation_id)
+    assert speech(again) == "Hello again."
+    request = fake.message_requests[2]
+    # user, [thinking, "Hello."], user: the refused turn is left out, the first kept
+    assert types(request, 1) == ["thinking", "text"]
+    assert len(request.messages) == 3
+    assert "something it will not do" not in str(request.messages)
+    assert request.last_user_text == "hello again"
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_our_words_after_a_model_message_send_it_back_without_its_thinking(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(Reply("", stop_reason="max_tokens"))  # only thinking, out of tokens
+    cut = await converse(hass, "hello", hass_admin_user)
+    assert speech(cut) == "Sorry, the assistant could not answer that."
     fake.script(Reply("Hello."))
-    again = await converse(hass, "hello", hass_admin_user, refused.conversation_id)
+    again = await converse(hass, "hello?", hass_admin_user, cut.conversation_id)
     assert speech(again) == "Hello."
-    # the refused message had our reply added to it: it goes back without its thinking
-    assert types(fake.message_requests[1], 1) == ["text", "text"]
+    # the model's message and our line are one message: not the one the API returned
+    assert types(fake.message_requests[1], 1) == ["text"]
 
 
 @pytest.mark.usefixtures("assistant")
