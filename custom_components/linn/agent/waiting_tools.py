@@ -25,9 +25,11 @@ _LOGGER = logging.getLogger(__name__)
 
 async def async_waiting_tool(
     hass: HomeAssistant, request: PendingRequest, agent_id: str, llm_context: llm.LLMContext
-) -> llm.Tool | None:
-    """The tool to run this request again (its name is the one the model used); None when
-    it is not offered any more (its API was turned off meanwhile)."""
+) -> LinnTool | ForeignTool | None:
+    """The tool to run this request again, by the name the model used.
+
+    None when it is not offered any more (its API was turned off meanwhile).
+    """
     if not request.tool.startswith(FOREIGN_PREFIX):
         definition = TOOLS_BY_NAME.get(request.tool)
         if definition is None:
