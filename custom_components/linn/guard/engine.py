@@ -208,14 +208,16 @@ class Guard:
         agent = self.agent_settings_for(agent_id) if agent_id is not None else None
         if agent is None:
             return base
-        if base is None:
-            base = PlayerSettings(
-                policies=self.policies,
-                soft_limit_share=self.soft_limit_share,
-                quiet_hours=(self.quiet_hours,) if self.quiet_hours is not None else (),
-                approval_expiry=self.pending.expiry,
-            )
-        return agent.tighten(base)
+        return agent.tighten(base if base is not None else self.default_settings())
+
+    def default_settings(self) -> PlayerSettings:
+        """The guard's own values, where no player's settings apply."""
+        return PlayerSettings(
+            policies=self.policies,
+            soft_limit_share=self.soft_limit_share,
+            quiet_hours=(self.quiet_hours,) if self.quiet_hours is not None else (),
+            approval_expiry=self.pending.expiry,
+        )
 
     # --- the call path --------------------------------------------------------------
 
