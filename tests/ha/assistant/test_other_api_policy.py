@@ -144,3 +144,20 @@ async def test_confirm_lets_a_read_the_api_marks_read_only_run_at_once(
     assert _results(fake)[LIVE_CONTEXT]["is_error"] is False
     assert not result.continue_conversation
     assert hass.data[DATA_GUARD].guard.pending.open_requests() == []
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options("confirm")])
+async def test_confirm_then_no_leaves_it_as_it_was(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    _set_volume_25(fake, "Shall I set the living room to 25?")
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    assert result.continue_conversation
+    result = await converse(hass, "no", hass_admin_user, result.conversation_id)
+    assert speech(result) == "OK, I left it as it was."
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    record = hass.data[DATA_GUARD].guard.audit.records[-1]
+    assert (record.tool, record.outcome) == (f"ext:{SET_VOLUME}", Outcome.DENIED)
+    assert hass.data[DATA_GUARD].guard.pending.open_requests() == []
