@@ -2,8 +2,9 @@
 
 A copy of the table in custom_components/linn/agent/caching.py (the fake imports nothing
 from the integration): Anthropic's prompt-caching documentation as quoted in
-anthropic-sdk-python issue 1194 and affaan-m/ECC pull request 3173. Models whose minimum is
-not known (the 5.5 family) and unknown models get UNKNOWN_FLOOR.
+anthropic-sdk-python issue 1194 and affaan-m/ECC pull request 3173; Haiku 5.5's from
+Apidog's Haiku 5.5 API guide (2026-10-08). Models whose minimum is not known (Sonnet 5.5,
+Opus 5.5, Fable 5.1) and unknown models get UNKNOWN_FLOOR.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 MIN_CACHEABLE_TOKENS: Final[dict[str, int]] = {
+    "claude-haiku-5-5": 512,
     "claude-opus-5": 512,
     "claude-fable-5": 512,
     "claude-opus-4-8": 1024,
@@ -25,7 +27,7 @@ MIN_CACHEABLE_TOKENS: Final[dict[str, int]] = {
     "claude-3-5-haiku": 2048,
 }
 UNKNOWN_FLOOR: Final = 0
-NOT_LISTED: Final = ("claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1")
+NOT_LISTED: Final = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1")
 """Families whose minimum is unknown: never taken for a shorter listed family."""
 
 

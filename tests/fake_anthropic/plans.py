@@ -36,6 +36,10 @@ class Reply:
     stall_after_events: int | None = None
     """When streaming: send this many events, then stall for stall_seconds."""
     stall_seconds: float = 0.0
+    thinking: str | None = None
+    """A thinking model's thinking text when it is displayed (default: a stock sentence)."""
+    redacted_thinking: bool = False
+    """A thinking model also sends a redacted_thinking block."""
 
     @property
     def effective_stop_reason(self) -> str:

@@ -1,9 +1,11 @@
 """A fake Anthropic Messages API over real HTTP (aiohttp), for the real `anthropic` SDK.
 
 It speaks POST /v1/messages (JSON, or server-sent events when `stream` is true, with text,
-tool_use blocks and usage including cache tokens) and GET /v1/models; answers 401 to an
-unknown key; and plays scripted steps (replies, 401/429/529 errors, stalls) or asks a
-responder. Every request is recorded.
+thinking and tool_use blocks and usage including cache tokens) and GET /v1/models (with each
+model's capabilities, models.py); answers 401 to an unknown key; and plays scripted steps
+(replies, 401/429/529 errors, stalls) or asks a responder. Thinking models open each reply
+with a thinking block, and a request that does not send one back as the API requires gets
+the API's 400 (thinking.py). Every request is recorded.
 
 Prompt caching is simulated the way the API documents it: the prompt (tools, then system,
 then messages) up to each `cache_control` marker (at most four) is a cacheable prefix. A
@@ -29,9 +31,12 @@ from typing import Any, Self
 from aiohttp import web
 
 from .cache_floors import min_cacheable_tokens
+from .models import model_info
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
+from .thinking import ThinkingRules
 
 DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
+    ("claude-haiku-5-5", "Claude Haiku 5.5"),
     ("claude-haiku-4-5", "Claude Haiku 4.5"),
     ("claude-sonnet-4-5", "Claude Sonnet 4.5"),
 )
@@ -144,6 +149,7 @@ class FakeAnthropic:
         responder: Responder | None = None,
         models: tuple[tuple[str, str], ...] = DEFAULT_MODELS,
         min_cache_tokens: int | None = 0,
+        capabilities: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -152,6 +158,9 @@ class FakeAnthropic:
         self.models = models
         self.min_cache_tokens = min_cache_tokens
         """A fixed minimum cacheable length for every model; None: each model's own."""
+        self.capabilities = capabilities
+        """Whether the model list gives each model's capabilities (a local server may not)."""
+        self.thinking = ThinkingRules()
         self.requests: list[RecordedRequest] = []
         self.usages: list[tuple[RecordedRequest, dict[str, int]]] = []
         """Each answered model request with the usage the fake reported for it."""
@@ -172,6 +181,7 @@ class FakeAnthropic:
         app = web.Application()
         app.router.add_post("/v1/messages", self._messages)
         app.router.add_get("/v1/models", self._models)
+        app.router.add_get("/v1/models/{model_id}", self._model)
         # a client that hangs up cancels its handler, so a stopped call is seen here
         self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
@@ -256,12 +266,7 @@ class FakeAnthropic:
         if not self._authorized(request):
             return self._error(ApiError.unauthorized())
         data = [
-            {
-                "type": "model",
-                "id": model_id,
-                "display_name": name,
-                "created_at": "2025-10-01T00:00:00Z",
-            }
+            model_info(model_id, name, with_capabilities=self.capabilities)
             for model_id, name in self.models
         ]
         return web.json_response(
@@ -273,12 +278,26 @@ class FakeAnthropic:
             }
         )
 
+    async def _model(self, request: web.Request) -> web.StreamResponse:
+        await self._record(request)
+        if not self._authorized(request):
+            return self._error(ApiError.unauthorized())
+        wanted = request.match_info["model_id"]
+        for model_id, name in self.models:
+            if model_id == wanted:
+                return web.json_response(
+                    model_info(model_id, name, with_capabilities=self.capabilities)
+                )
+        return self._error(ApiError(404, "not_found_error", f"model: {wanted}"))
+
     async def _messages(self, request: web.Request) -> web.StreamResponse:
         recorded = await self._record(request)
         if not self._authorized(request):
             return self._error(ApiError.unauthorized())
         if recorded.body is None or "messages" not in recorded.body:
             return self._error(ApiError(400, "invalid_request_error", "messages: required"))
+        if (refused := self.thinking.check(recorded.body)) is not None:
+            return self._error(refused)
         step = await self._next_step(recorded)
         if isinstance(step, Stall):
             try:
@@ -334,7 +353,7 @@ class FakeAnthropic:
         }
 
     def _message(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
-        content: list[dict[str, Any]] = []
+        content = self.thinking.opening_blocks(body, reply)
         if reply.text:
             content.append({"type": "text", "text": reply.text})
         for use in reply.tool_uses:
@@ -346,6 +365,7 @@ class FakeAnthropic:
                     "input": use.input,
                 }
             )
+        self.thinking.record(body, content)
         usage = self._usage(body)
         output = reply.output_tokens
         if output is None:
@@ -402,6 +422,10 @@ def _events(message: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
                 }
                 for chunk in _chunks(block["text"], reply.chunk_words)
             )
+        elif block["type"] == "thinking":
+            events.extend(_thinking_events(index, block, reply.chunk_words))
+        elif block["type"] == "redacted_thinking":
+            events.append({"type": "content_block_start", "index": index, "content_block": block})
         else:
             events.append(
                 {
@@ -430,6 +454,34 @@ def _events(message: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
         }
     )
     events.append({"type": "message_stop"})
+    return events
+
+
+def _thinking_events(index: int, block: dict[str, Any], words: int) -> list[dict[str, Any]]:
+    """A thinking block: empty at its start, text in deltas, the signature just before its stop."""
+    events: list[dict[str, Any]] = [
+        {
+            "type": "content_block_start",
+            "index": index,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+        }
+    ]
+    if block["thinking"]:
+        events.extend(
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "thinking_delta", "thinking": chunk},
+            }
+            for chunk in _chunks(block["thinking"], words)
+        )
+    events.append(
+        {
+            "type": "content_block_delta",
+            "index": index,
+            "delta": {"type": "signature_delta", "signature": block["signature"]},
+        }
+    )
     return events
 
 

@@ -223,7 +223,11 @@ async def test_unknown_key_is_unauthorized_and_models_are_listed(
     with pytest.raises(anthropic.AuthenticationError):
         await client(fake, "sk-wrong").models.list()
     models = await client(fake).models.list()
-    assert [model.id for model in models.data] == ["claude-haiku-4-5", "claude-sonnet-4-5"]
+    assert [model.id for model in models.data] == [
+        "claude-haiku-5-5",
+        "claude-haiku-4-5",
+        "claude-sonnet-4-5",
+    ]
     fake.revoke(KEY)
     with pytest.raises(anthropic.AuthenticationError):
         await client(fake).models.list()

@@ -15,12 +15,13 @@ from .usage import Usage
 
 MINIMUMS_SOURCE: Final = (
     "Anthropic's prompt-caching documentation as quoted in anthropic-sdk-python issue 1194 "
-    "and a review on affaan-m/ECC pull request 3173 (2026-12-03); no copy with the 5.5 "
-    "family's minimums was found, so those are unknown"
+    "and a review on affaan-m/ECC pull request 3173 (2026-12-03); Haiku 5.5's 512 from "
+    "Apidog's Claude Haiku 5.5 API guide (2026-10-08, citing Anthropic's model page; "
+    "Anthropic's own table was not available here); Sonnet 5.5's and Opus 5.5's are unknown"
 )
 
 MIN_CACHEABLE_TOKENS: Final[Mapping[str, int | None]] = {
-    "claude-haiku-5-5": None,
+    "claude-haiku-5-5": 512,
     "claude-sonnet-5-5": None,
     "claude-opus-5-5": None,
     "claude-fable-5-1": None,

@@ -88,7 +88,7 @@ async def test_the_default_model_caches_nothing_and_diagnostics_say_why(
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize(
     ("assistant_options", "cacheable"),
-    [(SONNET, True), ({**DEFAULT_OPTIONS, CONF_MODEL: "claude-haiku-5-5"}, None)],
+    [(SONNET, True), ({**DEFAULT_OPTIONS, CONF_MODEL: "claude-opus-5-5"}, None)],
 )
 async def test_diagnostics_show_a_cached_prefix_and_an_unknown_minimum(
     hass: HomeAssistant,
@@ -104,7 +104,7 @@ async def test_diagnostics_show_a_cached_prefix_and_an_unknown_minimum(
     await converse(hass, "and now?", hass_admin_user, first.conversation_id)
     cache = (await async_get_config_entry_diagnostics(hass, assistant))["prompt_cache"]
     assert cache["last_request"]["stable_prefix_cacheable"] is cacheable
-    if cacheable is None:  # Haiku 5.5: its minimum is not known
+    if cacheable is None:  # Opus 5.5: its minimum is not known
         assert cache["min_cacheable_tokens"] is None
         assert cache["last_request"]["cache_used"] is False
     else:

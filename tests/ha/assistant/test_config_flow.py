@@ -129,7 +129,11 @@ async def test_options_list_the_models_and_accept_free_text(
     assert result["step_id"] == "assistant"
     schema = result["data_schema"].schema
     model_selector = next(value for key, value in schema.items() if key == CONF_MODEL)
-    assert model_selector.config["options"][:2] == ["claude-haiku-4-5", "claude-sonnet-4-5"]
+    assert model_selector.config["options"][:3] == [
+        "claude-haiku-5-5",
+        "claude-haiku-4-5",
+        "claude-sonnet-4-5",
+    ]
     assert model_selector.config["custom_value"] is True
 
     result = await hass.config_entries.options.async_configure(

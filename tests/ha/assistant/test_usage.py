@@ -62,7 +62,7 @@ def test_haiku_5_5_bills_a_long_prompt_at_its_higher_band() -> None:
         ("claude-sonnet-4-5", 1024),
         ("claude-opus-5", 512),
         ("claude-opus-5-5", None),  # known model, minimum not found in the documentation
-        ("claude-haiku-5-5", None),
+        ("claude-haiku-5-5", 512),  # Apidog's guide, citing Anthropic's model page
         ("local-standin", None),
     ],
 )
