@@ -12,6 +12,7 @@ from homeassistant.core import HomeAssistant
 from . import LinnConfigEntry
 from .agent.caching import min_cacheable_tokens
 from .agent.const import CONF_MODEL, CONF_THINKING_EFFORT, is_assistant_data, option
+from .agent.effective_settings import async_effective_settings
 from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
 from .guard import ChainError
@@ -30,6 +31,9 @@ async def async_get_config_entry_diagnostics(
         return {
             "entry": async_redact_data(dict(entry.data), {CONF_API_KEY}),
             "options": dict(entry.options),
+            "effective_guard_settings": async_effective_settings(
+                hass, cast(AssistantConfigEntry, entry)
+            ),
             "guard": _guard_diagnostics(hass),
             "memory": await _memory_diagnostics(hass),
             "prompt_cache": _prompt_cache_diagnostics(cast(AssistantConfigEntry, entry)),

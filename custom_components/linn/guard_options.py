@@ -17,7 +17,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN
-from .guard import AgentSettings, PlayerSettings, Policy, QuietHours, strictest
+from .guard import OTHER_API_TOOLS, AgentSettings, PlayerSettings, Policy, QuietHours, strictest
 from .guard.pending import DEFAULT_EXPIRY
 from .guard.policy import DEFAULT_POLICIES
 from .guard.risk import SOFT_LIMIT_SHARE
@@ -48,8 +48,15 @@ READ_POLICY_CHOICES: Final = ("allow", "deny")
 """A read runs at once or not at all: there is nothing to confirm or approve."""
 
 
+OTHER_API_POLICY_CHOICES: Final = ("allow", "confirm", "deny")
+"""No *approve*: an administrator's approval runs only Linn tools (the guard refuses
+where it would ask an admin for another API's tool)."""
+
+
 def policy_choices(tool: str) -> list[str]:
     """The policies an owner may pick for a tool (none laxer than its minimum)."""
+    if tool == OTHER_API_TOOLS:
+        return list(OTHER_API_POLICY_CHOICES)
     spec = TOOL_SPECS.get(tool)
     if spec is not None and not spec.changes_state:
         return list(READ_POLICY_CHOICES)

@@ -14,6 +14,7 @@ from homeassistant.data_entry_flow import section
 from homeassistant.helpers import selector
 import probatio
 
+from .guard import OTHER_API_TOOLS
 from .guard.specs import TOOL_SPECS
 from .guard_options import (
     DEFAULT_EXPIRY_MINUTES,
@@ -46,17 +47,20 @@ def notify_services(hass: HomeAssistant) -> list[str]:
     return sorted(hass.services.async_services_for_domain(NOTIFY_DOMAIN))
 
 
-def guard_schema(notify: list[str], *, optional_limits: bool = False) -> probatio.Schema:
+def guard_schema(notify: list[str], *, for_assistant: bool = False) -> probatio.Schema:
     """The guard's settings form.
 
-    `optional_limits` (an assistant's form): the soft limit and the expiry may be left
-    empty, which keeps the players' own.
+    `for_assistant` (an assistant's form): the soft limit and the expiry may be left
+    empty, which keeps the players' own, and one more policy governs the tools of the
+    other LLM APIs the assistant may call (a streamer's form has none: those calls
+    target no Linn player).
     """
+    tools = [*TOOL_SPECS, OTHER_API_TOOLS] if for_assistant else list(TOOL_SPECS)
     policies = {
         probatio.Required(tool, default=default_policy(tool)): _policy_selector(tool)
-        for tool in TOOL_SPECS
+        for tool in tools
     }
-    if optional_limits:
+    if for_assistant:
         soft_limit_key: Any = probatio.Optional(OPT_SOFT_LIMIT)
         expiry_key: Any = probatio.Optional(OPT_EXPIRY)
         soft_limit_mode = selector.NumberSelectorMode.BOX

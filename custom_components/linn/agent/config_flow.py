@@ -168,7 +168,7 @@ class AssistantOptionsFlow(OptionsFlow):
                 kept = {k: v for k, v in entry.options.items() if k not in GUARD_OPTIONS}
                 return self.async_create_entry(data={**kept, **guard_options})
         schema = self.add_suggested_values_to_schema(
-            guard_schema(notify_services(self.hass), optional_limits=True),
+            guard_schema(notify_services(self.hass), for_assistant=True),
             user_input or dict(entry.options),
         )
         return self.async_show_form(step_id="assistant_guard", data_schema=schema, errors=errors)

@@ -3,7 +3,8 @@
 The model never gets a confirm tool: when the user's raw words in the next turn of the
 same conversation say yes (or no), the exact call that waited is run again through the
 guard, which checks the binding (user, conversation, tool, arguments, turn) and the
-answer itself, and executes it or refuses.
+answer itself, and executes it or refuses. That holds for the Linn tools and for the
+tools of other LLM APIs (their policy "Tools of other APIs" may ask for a yes too).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from homeassistant.util.ulid import ulid_now
 
 from ..guard import Answer, Caller, PendingKind, PendingRequest, Turn, match_answer
 from ..guard.ha_adapter import DATA_GUARD
-from ..llm import PREFIX, LinnTool
-from ..llm_players import async_players
-from ..llm_tools import TOOLS_BY_NAME
 from .replies import Say, say
+from .waiting_tools import async_waiting_tool
+
+MSG_GONE = "Failed: the tool is not offered any more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,21 +62,20 @@ async def async_resolve_confirmation(  # noqa: PLR0917
         # the model hears the new request; the unanswered ones lapse now, not at expiry
         hass.data[DATA_GUARD].guard.lapse(waiting, caller)
         return None
-    players = async_players(hass, llm_context.assistant)
     failures: list[str] = []
     for request in waiting:
-        definition = TOOLS_BY_NAME.get(request.tool)
-        if definition is None:
+        tool = await async_waiting_tool(hass, request, agent_id, llm_context)
+        if tool is None:
+            if answer is Answer.YES:
+                failures.append(MSG_GONE)
             continue
         tool_input = llm.ToolInput(
-            tool_name=PREFIX + request.tool,
+            tool_name=tool.name,
             tool_args=dict(request.arguments),
             id=ulid_now(),
             external=True,  # run here, in code, not by the chat log
         )
-        result = await LinnTool(definition, players, agent_id).async_call(
-            hass, tool_input, llm_context
-        )
+        result = await tool.async_call(hass, tool_input, llm_context)
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=agent_id, tool_calls=[tool_input])
         )

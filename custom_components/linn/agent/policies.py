@@ -8,6 +8,7 @@ players' settings, so an id that maps to nothing (another agent) changes nothing
 
 from __future__ import annotations
 
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
@@ -19,17 +20,24 @@ from .const import is_assistant_data
 
 
 @callback
+def async_assistant_entry(hass: HomeAssistant, agent_id: str) -> ConfigEntry | None:
+    """The assistant entry whose conversation entity has this id (None: another agent)."""
+    entity = er.async_get(hass).async_get(agent_id)
+    if entity is None or entity.platform != DOMAIN or entity.config_entry_id is None:
+        return None
+    entry = hass.config_entries.async_get_entry(entity.config_entry_id)
+    if entry is None or not is_assistant_data(entry.data):
+        return None
+    return entry
+
+
+@callback
 def async_agent_settings_lookup(hass: HomeAssistant) -> AgentSettingsLookup:
     """For Guard.agent_settings_for: an assistant entry's settings by its entity id."""
 
     @callback
     def settings_for_agent(agent_id: str) -> AgentSettings | None:
-        entity = er.async_get(hass).async_get(agent_id)
-        if entity is None or entity.platform != DOMAIN or entity.config_entry_id is None:
-            return None
-        entry = hass.config_entries.async_get_entry(entity.config_entry_id)
-        if entry is None or not is_assistant_data(entry.data):
-            return None
-        return agent_settings(entry.options)
+        entry = async_assistant_entry(hass, agent_id)
+        return agent_settings(entry.options) if entry is not None else None
 
     return settings_for_agent

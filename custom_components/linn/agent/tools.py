@@ -20,6 +20,7 @@ import probatio
 
 from ..const import DOMAIN
 from ..guard import (
+    OTHER_API_TOOLS,
     Access,
     InvalidArgument,
     RiskFacts,
@@ -117,17 +118,28 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
     """The guard's spec of a tool it does not know in advance (registered on first use).
 
     Reads need read access; anything else control. Their results may carry device text,
-    so each marks the turn tainted.
+    so each marks the turn tainted. Other APIs' tools share one policy (the assistant's
+    "Tools of other APIs"), and none can be approved by an admin (the approval actions
+    run only Linn tools).
+
+    A read is what the other API itself marks read-only (`ToolAnnotations.read_only`,
+    set in that integration's code, never by the model; Home Assistant's
+    GetLiveContext and GetDateTime are): a read runs at once or, under *deny*, not at
+    all, because confirming a read protects nothing. A tool that declares nothing is
+    taken to change something, as Home Assistant's own defaults take it.
     """
     spec = runtime.guard.specs.get(guard_name)
     if spec is None:
         read_only = tool.annotations.read_only or tool.name == ASK_USER
+        foreign = guard_name.startswith(FOREIGN_PREFIX)
         spec = ToolSpec(
             guard_name,
             Access.READ if read_only else Access.CONTROL,
             action=None,
             reads_untrusted=tool.name != ASK_USER,
             timeout=FOREIGN_TIMEOUT,
+            policy_name=OTHER_API_TOOLS if foreign else None,
+            approvable=not foreign,
         )
         runtime.guard.specs[guard_name] = spec
     return spec

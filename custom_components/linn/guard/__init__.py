@@ -16,7 +16,7 @@ from .idempotency import IdempotencyCache
 from .ledger import Ledger
 from .limits import RateLimiter
 from .pending import PendingBook, PendingKind, PendingRequest
-from .policy import DEFAULT_POLICIES, ToolSpec
+from .policy import DEFAULT_POLICIES, OTHER_API_TOOLS, ToolSpec
 from .risk import QuietHours, RiskFacts, RiskSignal
 from .settings import AgentSettings, PlayerSettings, strictest
 from .untrusted import clean_text
@@ -24,6 +24,7 @@ from .utterance import Answer, match_answer, utterance_asks_for
 
 __all__ = [
     "DEFAULT_POLICIES",
+    "OTHER_API_TOOLS",
     "Access",
     "AgentSettings",
     "Answer",

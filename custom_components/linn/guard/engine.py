@@ -208,14 +208,16 @@ class Guard:
         agent = self.agent_settings_for(agent_id) if agent_id is not None else None
         if agent is None:
             return base
-        if base is None:
-            base = PlayerSettings(
-                policies=self.policies,
-                soft_limit_share=self.soft_limit_share,
-                quiet_hours=(self.quiet_hours,) if self.quiet_hours is not None else (),
-                approval_expiry=self.pending.expiry,
-            )
-        return agent.tighten(base)
+        return agent.tighten(base if base is not None else self.default_settings())
+
+    def default_settings(self) -> PlayerSettings:
+        """The guard's own values, where no player's settings apply."""
+        return PlayerSettings(
+            policies=self.policies,
+            soft_limit_share=self.soft_limit_share,
+            quiet_hours=(self.quiet_hours,) if self.quiet_hours is not None else (),
+            approval_expiry=self.pending.expiry,
+        )
 
     # --- the call path --------------------------------------------------------------
 
@@ -309,8 +311,8 @@ class Guard:
         """A read runs at once unless a policy (a player's or the agent's) denies it."""
         settings = self.settings(attempt.entity_ids, call.caller.agent_id)
         if settings is not None:
-            return settings.policy(spec.name) is Policy.DENY
-        return self.policies.get(spec.name, Policy.ALLOW) is Policy.DENY
+            return settings.policy(spec.policy_key) is Policy.DENY
+        return self.policies.get(spec.policy_key, Policy.ALLOW) is Policy.DENY
 
     def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
         limiter = self._write_limits if spec.changes_state else self._read_limits
@@ -374,11 +376,11 @@ class Guard:
     ) -> Policy:
         settings = self.settings(attempt.entity_ids, call.caller.agent_id)
         if settings is not None:
-            policy = settings.policy(spec.name)
+            policy = settings.policy(spec.policy_key)
             soft_limit_share = settings.soft_limit_share
             quiet = settings.quiet(self.clock())
         else:
-            policy = self.policies.get(spec.name, Policy.ALLOW)
+            policy = self.policies.get(spec.policy_key, Policy.ALLOW)
             soft_limit_share = self.soft_limit_share
             quiet = self.quiet_hours is not None and self.quiet_hours.active(self.clock())
         if policy is Policy.DENY:
@@ -404,6 +406,9 @@ class Guard:
         if policy is Policy.CONFIRM and call.turn.conversation_id is None:
             attempt.notes.append("no conversation to confirm in")
             policy = Policy.APPROVE
+        if policy is Policy.APPROVE and not spec.approvable:
+            attempt.notes.append("no administrator can approve this tool")
+            policy = Policy.DENY
         return policy
 
     def _taint_refusal(

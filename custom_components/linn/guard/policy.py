@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .decisions import Access, Policy
+
+OTHER_API_TOOLS: Final = "other_api_tools"
+"""The one policy of every tool of another LLM API (Assist and others) an assistant calls."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +29,21 @@ class ToolSpec:
     user_words_only: bool = False
     """Runs only when the user's own utterance asks for its action, in a conversation that
     has never read untrusted text (remembered facts: injected text must never write them)."""
+    policy_name: str | None = None
+    """The policy that governs it, when not its own (other APIs' tools share one)."""
+    approvable: bool = True
+    """False: no administrator's approval can run it (the approval actions know only the
+    Linn tools), so where the guard would ask an admin, it refuses instead."""
 
     @property
     def changes_state(self) -> bool:
         """True for every tool that is not a read."""
         return self.access is not Access.READ
+
+    @property
+    def policy_key(self) -> str:
+        """The name its policy is kept under (DEFAULT_POLICIES, the owners' options)."""
+        return self.policy_name or self.name
 
 
 DEFAULT_POLICIES: dict[str, Policy] = {
@@ -51,4 +65,5 @@ DEFAULT_POLICIES: dict[str, Policy] = {
     "join": Policy.ALLOW,
     "unjoin": Policy.ALLOW,
     "set_volume_limit": Policy.APPROVE,
+    OTHER_API_TOOLS: Policy.ALLOW,
 }

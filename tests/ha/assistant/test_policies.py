@@ -22,7 +22,7 @@ from custom_components.linn.agent.const import (
     CONF_MODEL,
     DEFAULT_OPTIONS,
 )
-from custom_components.linn.guard import Outcome
+from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.guard_options import OPT_POLICIES
@@ -37,7 +37,9 @@ OTHER_AGENT = "conversation.other_assistant"
 
 def _guard_input(**changes: Any) -> dict[str, Any]:
     """The form as a user submits it: every policy (their defaults), nothing else set."""
-    policies = dict.fromkeys(TOOL_SPECS, "allow") | {"set_volume_limit": "approve"}
+    policies = dict.fromkeys([*TOOL_SPECS, OTHER_API_TOOLS], "allow") | {
+        "set_volume_limit": "approve"
+    }
     return {OPT_POLICIES: policies, **changes}
 
 
@@ -79,6 +81,8 @@ async def test_the_guard_step_stores_the_policies_and_refuses_bad_input(
     assert limit_choices == ["approve", "deny"]  # its minimum stays
     read_choices = schema[OPT_POLICIES].schema.schema["get_state"].config["options"]
     assert read_choices == ["allow", "deny"]  # a read has nothing to confirm
+    other_apis = schema[OPT_POLICIES].schema.schema[OTHER_API_TOOLS].config["options"]
+    assert other_apis == ["allow", "confirm", "deny"]  # an admin's approval runs Linn tools only
 
     flow = dict(
         await hass.config_entries.options.async_configure(

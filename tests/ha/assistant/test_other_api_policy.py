@@ -1,0 +1,163 @@
+"""The assistant's policy for the tools of other LLM APIs (Assist), through the conversation.
+
+allow (the default) runs an Assist intent tool at once; deny refuses it (and the API's
+reads) with the guard's denial; confirm asks, and the user's next "yes" runs it in code.
+A read the API marks read-only runs at once under confirm.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+import pytest
+
+from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
+from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.guard_options import OPT_POLICIES
+from linn_emulator import LinnEmulator
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.helpers import wait_for
+
+from ..conftest import ENTITY_ID
+from .conftest import PLAYER, converse, speech
+
+SET_VOLUME = "media_player__HassSetVolume"
+LIVE_CONTEXT = "homeassistant__GetLiveContext"
+
+
+def _options(policy: str | None) -> dict[str, Any]:
+    options = {**DEFAULT_OPTIONS, CONF_LLM_APIS: [llm.LLM_API_ASSIST]}
+    if policy is not None:
+        options[OPT_POLICIES] = {OTHER_API_TOOLS: policy}
+    return options
+
+
+def _results(fake: FakeAnthropic, request: int = 1) -> dict[str, dict[str, Any]]:
+    """The tool results the model got in that request, by tool name."""
+    calls = {
+        block["id"]: block["name"]
+        for message in fake.message_requests[request].messages
+        if message["role"] == "assistant" and isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_use"
+    }
+    return {
+        calls[block["tool_use_id"]]: {"is_error": block["is_error"], **json.loads(block["content"])}
+        for block in fake.message_requests[request].tool_results()
+    }
+
+
+def _volume_level(hass: HomeAssistant) -> float:
+    state = hass.states.get(ENTITY_ID)
+    assert state is not None
+    return float(state.attributes["volume_level"])
+
+
+def _set_volume_25(fake: FakeAnthropic, reply: str) -> None:
+    fake.script(
+        Reply(tool_uses=(ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 25}),)),
+        Reply(reply),
+    )
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options(None), _options("allow")])
+async def test_allow_runs_an_assist_tool_at_once(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    before = _volume_level(hass)
+    _set_volume_25(fake, "Done.")
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    assert _results(fake)[SET_VOLUME]["is_error"] is False
+    await wait_for(lambda: _volume_level(hass) != before)
+    assert emulator.state.volume == 25
+    assert not result.continue_conversation
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options("deny")])
+async def test_deny_refuses_an_assist_tool_and_its_reads_and_the_reply_says_so(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    before = _volume_level(hass)
+    fake.script(
+        Reply(
+            tool_uses=(
+                ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 25}),
+                ToolUse(LIVE_CONTEXT, {}),
+            )
+        ),
+        Reply("I may not use Home Assistant's own controls; that is turned off for me."),
+    )
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    assert speech(result) == (
+        "I may not use Home Assistant's own controls; that is turned off for me."
+    )
+    results = _results(fake)
+    assert results[SET_VOLUME] == {
+        "is_error": True,
+        "error": "Denied: this action is turned off",
+    }
+    assert results[LIVE_CONTEXT]["error"] == "Denied: this action is turned off"
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    assert _volume_level(hass) == before
+    outcomes = {record.tool: record.outcome for record in hass.data[DATA_GUARD].guard.audit.records}
+    assert outcomes == {f"ext:{SET_VOLUME}": Outcome.DENIED, f"ext:{LIVE_CONTEXT}": Outcome.DENIED}
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options("confirm")])
+async def test_confirm_asks_and_the_users_yes_runs_the_assist_tool_in_code(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    before = _volume_level(hass)
+    _set_volume_25(fake, "Shall I set the living room to 25?")
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    assert result.continue_conversation
+    assert _results(fake)[SET_VOLUME]["error"].startswith("Needs confirmation")
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+
+    requests = len(fake.message_requests)
+    result = await converse(hass, "yes", hass_admin_user, result.conversation_id)
+    assert speech(result) == "Done."
+    await wait_for(lambda: _volume_level(hass) != before)
+    assert emulator.state.volume == 25
+    assert len(fake.message_requests) == requests  # the yes was resolved in code
+    record = hass.data[DATA_GUARD].guard.audit.records[-1]
+    assert (record.tool, record.outcome) == (f"ext:{SET_VOLUME}", Outcome.APPROVED)
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options("confirm")])
+async def test_confirm_lets_a_read_the_api_marks_read_only_run_at_once(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(Reply(tool_uses=(ToolUse(LIVE_CONTEXT, {}),)), Reply("It is playing."))
+    result = await converse(hass, "what is on in the living room?", hass_admin_user)
+    assert _results(fake)[LIVE_CONTEXT]["is_error"] is False
+    assert not result.continue_conversation
+    assert hass.data[DATA_GUARD].guard.pending.open_requests() == []
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options("confirm")])
+async def test_confirm_then_no_leaves_it_as_it_was(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    _set_volume_25(fake, "Shall I set the living room to 25?")
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    assert result.continue_conversation
+    result = await converse(hass, "no", hass_admin_user, result.conversation_id)
+    assert speech(result) == "OK, I left it as it was."
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    record = hass.data[DATA_GUARD].guard.audit.records[-1]
+    assert (record.tool, record.outcome) == (f"ext:{SET_VOLUME}", Outcome.DENIED)
+    assert hass.data[DATA_GUARD].guard.pending.open_requests() == []
