@@ -14,12 +14,14 @@ from homeassistant.auth.models import User
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import (
     CONF_INSTRUCTIONS,
+    CONF_LLM_APIS,
     CONF_MODEL,
     CONF_THINKING_EFFORT,
     DEFAULT_OPTIONS,
@@ -31,6 +33,7 @@ from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.fake_anthropic.plans import RecordedRequest
 from tests.helpers import wait_for
 
+from ..conftest import ENTITY_ID
 from .conftest import AGENT, API_KEY, PLAYER, assistant_entry, converse, speech
 
 THINKING = "claude-haiku-5-5"
@@ -356,3 +359,24 @@ async def test_choosing_a_thinking_model_in_the_options_looks_up_its_capabilitie
         "/v1/models/claude-haiku-4-5",
         f"/v1/models/{THINKING}",
     ]
+
+
+@pytest.mark.parametrize(
+    "assistant_options",
+    [{**DEFAULT_OPTIONS, CONF_MODEL: THINKING, CONF_LLM_APIS: [llm.LLM_API_ASSIST]}],
+)
+@pytest.mark.usefixtures("assistant")
+async def test_a_changed_assist_prompt_drops_the_thinking_after_it(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(Reply("Hello."))
+    first = await converse(hass, "hello", hass_admin_user)
+    er.async_get(hass).async_update_entity(ENTITY_ID, aliases={"Hi-fi"})
+    fake.script(Reply("Hello again."))
+    again = await converse(hass, "hello again", hass_admin_user, first.conversation_id)
+    assert speech(again) == "Hello again."
+    before, after = fake.message_requests
+    assert before.body["tools"] == after.body["tools"]
+    assert before.system_text == after.system_text
+    assert "Hi-fi" in blocks(after, 0)[0]["text"]  # only the Assist prompt changed
+    assert types(after, 1) == ["text"]
