@@ -21,7 +21,7 @@ CONF_BUDGET_DAY_COST: Final = "budget_day_cost"
 CONF_THINKING_EFFORT: Final = "thinking_effort"
 """off / low / medium / high: see thinking_params.py."""
 
-DEFAULT_MODEL: Final = "claude-haiku-4-5"
+DEFAULT_MODEL: Final = "claude-haiku-5-5"
 DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_MODEL: DEFAULT_MODEL,
     CONF_INSTRUCTIONS: "",

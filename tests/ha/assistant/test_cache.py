@@ -20,6 +20,7 @@ from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from .conftest import PLAYER, converse
 
 SONNET = {**DEFAULT_OPTIONS, CONF_MODEL: "claude-sonnet-4-5"}  # minimum 1,024 tokens
+HAIKU_4_5 = {**DEFAULT_OPTIONS, CONF_MODEL: "claude-haiku-4-5"}  # minimum 4,096 tokens
 
 
 def markers(body: dict[str, Any]) -> int:
@@ -35,7 +36,9 @@ def prompt_tokens(usage: dict[str, int]) -> int:
 
 
 @pytest.mark.usefixtures("assistant")
-@pytest.mark.parametrize("assistant_options", [SONNET])
+@pytest.mark.parametrize(
+    "assistant_options", [DEFAULT_OPTIONS, SONNET], ids=["haiku-5-5", "sonnet"]
+)
 async def test_the_prefix_is_byte_stable_and_each_call_reads_all_the_last_one_sent(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
@@ -68,7 +71,8 @@ async def test_the_prefix_is_byte_stable_and_each_call_reads_all_the_last_one_se
 
 
 @pytest.mark.usefixtures("assistant")
-async def test_the_default_model_caches_nothing_and_diagnostics_say_why(
+@pytest.mark.parametrize("assistant_options", [HAIKU_4_5])
+async def test_haiku_4_5_caches_nothing_and_diagnostics_say_why(
     hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic, assistant: MockConfigEntry
 ) -> None:
     fake.script(Reply("One."))

@@ -329,7 +329,7 @@ async def test_displayed_thinking_goes_to_the_chat_log_not_the_reply(
         assert echoed["thinking"] == "They want the living room at 32."
 
 
-@pytest.mark.parametrize("assistant_options", [dict(DEFAULT_OPTIONS)])
+@pytest.mark.parametrize("assistant_options", [{**DEFAULT_OPTIONS, CONF_MODEL: "claude-haiku-4-5"}])
 async def test_choosing_a_thinking_model_in_the_options_looks_up_its_capabilities(
     hass: HomeAssistant,
     hass_admin_user: User,

@@ -102,7 +102,7 @@ async def test_a_question_back_continues_the_conversation_and_the_follow_up_keep
     await wait_for(lambda: emulator.state.volume == 35)
     history = fake.message_requests[1].messages
     assert history[0]["content"][-1]["text"] == "louder"
-    assert history[1]["content"][0]["name"] == "ask_user"
+    assert [b["name"] for b in history[1]["content"] if b["type"] == "tool_use"] == ["ask_user"]
     assert history[-1]["content"][-1]["text"] == "the living room"
 
 

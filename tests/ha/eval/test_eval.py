@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from custom_components.linn.agent.const import DEFAULT_MODEL
 from custom_components.linn.guard import AuditRecord, Outcome
 from tests.fake_anthropic import FakeAnthropic
 
@@ -24,7 +25,7 @@ from .replay import ReplayModel
 from .results import pass_hat_k, record
 
 API_KEY = "sk-ant-eval"
-MODEL = "claude-haiku-4-5"
+MODEL = DEFAULT_MODEL
 LIVE_ENV = "LINN_EVAL_LIVE"
 K_ENV = "LINN_EVAL_K"
 LIVE_MODEL_ENV = "LINN_EVAL_MODEL"
