@@ -7,6 +7,13 @@
 - ours: the Linn assistant entry (base_url in its data, as its config flow stores it), with
   its default options.
 
+Both run with one model: `model`, or each its own default when None. Core anthropic gets
+another model the way a user would choose it, through its conversation subentry's
+reconfigure flow (not recommended settings, the model, then the model step's defaults:
+thinking budget 1,024 for a budgeted-thinking model, effort low for an adaptive one); ours
+through its model option. Each agent then sends that model's thinking parameters as it
+decides them from the capabilities the fake lists.
+
 Each task runs through one agent, then the players are reset and it runs through the other;
 the fake's requests between the two are that run's.
 """
@@ -20,8 +27,13 @@ import os
 from typing import Any, Final
 
 from homeassistant.components import conversation
+from homeassistant.components.anthropic.const import (
+    CONF_CHAT_MODEL,
+    CONF_RECOMMENDED,
+    DEFAULT as CORE_DEFAULTS,
+)
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.const import CONF_API_KEY
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr, entity_registry as er
@@ -29,7 +41,12 @@ from homeassistant.helpers.llm import LLM_API_ASSIST
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.agent.const import CONF_BASE_URL, CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.agent.const import (
+    CONF_BASE_URL,
+    CONF_LLM_APIS,
+    CONF_MODEL,
+    DEFAULT_OPTIONS,
+)
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from linn_emulator.model import PlaybackState
@@ -40,6 +57,8 @@ from .home import area_id, async_setup_home
 from .metrics import run_metrics, tool_errors
 from .tasks import Task, reset
 
+CORE_DEFAULT_MODEL: Final = str(CORE_DEFAULTS[CONF_CHAT_MODEL])
+"""Core anthropic's default model (claude-haiku-4-5 in Home Assistant 2026.10)."""
 THEIRS: Final = "theirs"
 OURS: Final = "ours"
 OURS_WITH_ASSIST: Final = "ours_with_assist"
@@ -135,10 +154,12 @@ async def async_setup_comparison(
     api_key: str,
     *,
     assist_variant: bool = False,
+    model: str | None = None,
 ) -> Comparison:
     """The home, the players in their areas, a satellite per player's area, both agents.
 
-    With `assist_variant`, also a second entry of ours with the Assist API enabled.
+    With `assist_variant`, also a second entry of ours with the Assist API enabled. With
+    `model`, every agent runs with that model; else each with its own default.
     """
     assert os.environ.get("ANTHROPIC_BASE_URL") == fake.base_url, (
         "core anthropic reaches the fake only through ANTHROPIC_BASE_URL"
@@ -166,23 +187,31 @@ async def async_setup_comparison(
         devices.async_update_device(satellite.id, area_id=area_id(hass, room))
         satellites[room] = satellite.id
 
-    agents = {THEIRS: await _async_add_core_agent(hass, api_key)}
-    agents[OURS] = await _async_add_our_agent(hass, fake, api_key, "Claude assistant", {})
+    agents = {THEIRS: await _async_add_core_agent(hass, api_key, model)}
+    ours: dict[str, Any] = {CONF_MODEL: model} if model else {}
+    agents[OURS] = await _async_add_our_agent(hass, fake, api_key, "Claude assistant", ours)
     if assist_variant:
         agents[OURS_WITH_ASSIST] = await _async_add_our_agent(
-            hass, fake, api_key, "Claude assistant with Assist", {CONF_LLM_APIS: [LLM_API_ASSIST]}
+            hass,
+            fake,
+            api_key,
+            "Claude assistant with Assist",
+            {**ours, CONF_LLM_APIS: [LLM_API_ASSIST]},
         )
     return Comparison(hass, fake, players, user_id, agents, satellites, home_entities)
 
 
-async def _async_add_core_agent(hass: HomeAssistant, api_key: str) -> str:
-    """Core anthropic through its own config flow, with the defaults it offers."""
+async def _async_add_core_agent(hass: HomeAssistant, api_key: str, model: str | None) -> str:
+    """Core anthropic through its own config flow, with the defaults it offers (and `model`
+    chosen in its conversation agent's reconfigure flow)."""
     result = await hass.config_entries.flow.async_init("anthropic", context={"source": "user"})
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_API_KEY: api_key}
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY, result
     await hass.async_block_till_done()
+    if model is not None and model != CORE_DEFAULT_MODEL:
+        await _async_choose_core_model(hass, result["result"].entry_id, model)
     agents = [
         state.entity_id
         for state in hass.states.async_all("conversation")
@@ -190,6 +219,32 @@ async def _async_add_core_agent(hass: HomeAssistant, api_key: str) -> str:
     ]
     assert len(agents) == 1, agents
     return agents[0]
+
+
+async def _async_choose_core_model(hass: HomeAssistant, entry_id: str, model: str) -> None:
+    """Reconfigure core anthropic's conversation agent to `model`, as a user would: the
+    recommended settings off (the prompt and the Assist API kept), the model, and the model
+    step's defaults."""
+    entry = hass.config_entries.async_get_entry(entry_id)
+    assert entry is not None
+    subentry = next(s for s in entry.subentries.values() if s.subentry_type == "conversation")
+    flows = hass.config_entries.subentries
+    result = await flows.async_init(
+        (entry_id, "conversation"),
+        context={"source": "reconfigure", "subentry_id": subentry.subentry_id},
+    )
+    kept = {key: subentry.data[key] for key in (CONF_LLM_HASS_API, CONF_PROMPT)}
+    result = await flows.async_configure(result["flow_id"], {**kept, CONF_RECOMMENDED: False})
+    assert result.get("step_id") == "additional", result
+    result = await flows.async_configure(result["flow_id"], {CONF_CHAT_MODEL: model})
+    assert result.get("step_id") == "model", result
+    result = await flows.async_configure(result["flow_id"], {})
+    assert result["type"] is FlowResultType.ABORT, result
+    assert result["reason"] == "reconfigure_successful", result
+    await hass.async_block_till_done()
+    entry = hass.config_entries.async_get_entry(entry_id)
+    assert entry is not None
+    assert entry.subentries[subentry.subentry_id].data[CONF_CHAT_MODEL] == model
 
 
 async def _async_add_our_agent(

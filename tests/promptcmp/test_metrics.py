@@ -13,9 +13,10 @@ from typing import Any
 import anthropic
 import pytest
 
+from custom_components.linn.agent.caching import min_cacheable_tokens
 from custom_components.linn.agent.usage import Usage
-from tests.fake_anthropic import FakeAnthropic, Reply
-from tests.promptcmp.metrics import CACHE_FLOORS, cost, run_metrics
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.promptcmp.metrics import CACHE_FLOORS, PRICED_MODELS, cost, run_metrics
 
 KEY = "sk-ant-metrics"
 MODEL = "claude-haiku-4-5"
@@ -43,25 +44,32 @@ async def _two_calls(fake: FakeAnthropic, system_text: str) -> None:
             )
 
 
-def _reported_cost(fake: FakeAnthropic) -> float:
+def _reported_cost(fake: FakeAnthropic, model: str = MODEL) -> float:
     return sum(
         Usage(
             input_tokens=usage["input_tokens"],
             output_tokens=usage["output_tokens"],
             cache_read_tokens=usage["cache_read_input_tokens"],
             cache_write_tokens=usage["cache_creation_input_tokens"],
-        ).cost(MODEL)
+        ).cost(model)
         for _request, usage in fake.usages
     )
+
+
+def test_the_floors_are_the_fakes_and_the_agents() -> None:
+    """The comparison, the fake and the assistant apply the same minimum cacheable lengths."""
+    assert {model: min_cacheable_tokens(model) for model in PRICED_MODELS} == CACHE_FLOORS
+    assert CACHE_FLOORS["claude-haiku-5-5"] == 512
+    assert CACHE_FLOORS["claude-haiku-4-5"] == 4096
 
 
 async def test_a_prefix_above_the_floor_is_written_then_read(fake: FakeAnthropic) -> None:
     await _two_calls(fake, "stable words " * 1600)  # ~5,200 estimated tokens
     assert fake.usages[0][1]["cache_creation_input_tokens"] > 0
     assert fake.usages[1][1]["cache_read_input_tokens"] > 0
-    cold = cost(fake.usages, MODEL, warm=False)
+    cold = cost(fake.usages, warm=False)
     assert cold == pytest.approx(_reported_cost(fake))
-    assert cost(fake.usages, MODEL, warm=True) < cold
+    assert cost(fake.usages, warm=True) < cold
     figures = run_metrics(fake.usages)
     assert figures["model_calls"] == 2
     assert 0.95 < figures["cacheable_share"] < 1
@@ -71,9 +79,9 @@ async def test_a_prefix_below_the_floor_is_never_cached(fake: FakeAnthropic) -> 
     await _two_calls(fake, "stable words " * 600)  # ~2,000 estimated tokens
     assert all(usage["cache_read_input_tokens"] == 0 for _r, usage in fake.usages)
     assert all(usage["cache_creation_input_tokens"] == 0 for _r, usage in fake.usages)
-    cold = cost(fake.usages, MODEL, warm=False)
+    cold = cost(fake.usages, warm=False)
     assert cold == pytest.approx(_reported_cost(fake))
-    assert cost(fake.usages, MODEL, warm=True) == pytest.approx(cold)
+    assert cost(fake.usages, warm=True) == pytest.approx(cold)
 
 
 async def test_a_moving_breakpoint_is_costed_as_the_fake_reports_it(fake: FakeAnthropic) -> None:
@@ -99,8 +107,66 @@ async def test_a_moving_breakpoint_is_costed_as_the_fake_reports_it(fake: FakeAn
             )
     assert fake.usages[1][1]["cache_read_input_tokens"] > 0
     assert fake.usages[1][1]["cache_creation_input_tokens"] > 0
-    cold = cost(fake.usages, MODEL, warm=False)
+    cold = cost(fake.usages, warm=False)
     assert cold == pytest.approx(_reported_cost(fake))
     # warm: only the system prompt was cached by an earlier conversation
-    warm = cost(fake.usages, MODEL, warm=True)
+    warm = cost(fake.usages, warm=True)
     assert warm < cold
+
+
+async def test_a_thinking_models_run_is_priced_as_the_fake_reports_it() -> None:
+    """Haiku 5.5 (adaptive thinking, 512-token floor): its own floor and prices, with the
+    thinking block of the first reply sent back in the second request, as the API requires."""
+    model = "claude-haiku-5-5"
+    async with FakeAnthropic(api_key=KEY) as fake:  # the fake's own floor for the model
+        fake.script(
+            Reply(tool_uses=(ToolUse("linn__play", {"player": "Kitchen"}, id="toolu_1"),)),
+            Reply("Playing."),
+        )
+        system: Any = [
+            {"type": "text", "text": "stable words " * 300, "cache_control": {"type": "ephemeral"}}
+        ]
+        thinking: Any = {"type": "adaptive"}
+        messages: list[Any] = [{"role": "user", "content": "play the kitchen"}]
+        async with anthropic.AsyncAnthropic(
+            api_key=KEY, base_url=fake.base_url, max_retries=0, timeout=5.0
+        ) as client:
+            first = await client.messages.create(
+                model=model, max_tokens=50, system=system, messages=messages, thinking=thinking
+            )
+            messages += [
+                {"role": "assistant", "content": [b.model_dump() for b in first.content]},
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}],
+                },
+            ]
+            await client.messages.create(
+                model=model, max_tokens=50, system=system, messages=messages, thinking=thinking
+            )
+    assert first.content[0].type == "thinking"
+    assert fake.usages[1][1]["cache_read_input_tokens"] > 0  # ~1,000 tokens: above 512
+    figures = run_metrics(fake.usages)
+    assert figures["parameters"] == {
+        "model": model,
+        "max_tokens": 50,
+        "thinking": {"type": "adaptive"},
+    }
+    assert figures["thinking_blocks_sent"] == 1
+    assert figures["thinking_bytes_sent"] > 0
+    assert figures["cost_usd"]["cold_cache"] == pytest.approx(_reported_cost(fake, model))
+    assert figures["cost_usd"]["warm_cache"] < figures["cost_usd"]["cold_cache"]
+
+
+async def test_a_run_names_one_model(fake: FakeAnthropic) -> None:
+    """Requests sent to two models are not one run: pricing them under either would be wrong."""
+    fake.script(Reply("first"), Reply("second"))
+    async with anthropic.AsyncAnthropic(
+        api_key=KEY, base_url=fake.base_url, max_retries=0, timeout=5.0
+    ) as client:
+        for model in ("claude-haiku-4-5", "claude-sonnet-4-5"):
+            await client.messages.create(
+                model=model, max_tokens=50, messages=[{"role": "user", "content": "hi"}]
+            )
+    with pytest.raises(ValueError, match="one model"):
+        cost(fake.usages, warm=False)
