@@ -149,7 +149,7 @@ class FakeAnthropic:
         responder: Responder | None = None,
         models: tuple[tuple[str, str], ...] = DEFAULT_MODELS,
         min_cache_tokens: int | None = 0,
-        capabilities: bool = True,
+        capabilities: bool | dict[str, Any] = True,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -159,7 +159,8 @@ class FakeAnthropic:
         self.min_cache_tokens = min_cache_tokens
         """A fixed minimum cacheable length for every model; None: each model's own."""
         self.capabilities = capabilities
-        """Whether the model list gives each model's capabilities (a local server may not)."""
+        """Whether the model list gives each model's capabilities (a local server may not);
+        a dict is given as every model's capabilities (a partial answer)."""
         self.thinking = ThinkingRules()
         self.requests: list[RecordedRequest] = []
         self.usages: list[tuple[RecordedRequest, dict[str, int]]] = []

@@ -23,6 +23,8 @@ from .model_info import ModelCapabilities
 
 EFFORT_OFF: Final = "off"
 EFFORT_CHOICES: Final = (EFFORT_OFF, "low", "medium", "high")
+CAPABILITIES_UNKNOWN: Final = "capabilities_unknown"
+NO_ADAPTIVE_THINKING: Final = "model_without_adaptive_thinking"
 
 
 def thinking_params(capabilities: ModelCapabilities | None, effort: str) -> dict[str, Any]:
@@ -35,3 +37,18 @@ def thinking_params(capabilities: ModelCapabilities | None, effort: str) -> dict
     if capabilities.effort and effort in capabilities.effort_levels:
         params["output_config"] = {"effort": effort}
     return params
+
+
+def option_not_applied(capabilities: ModelCapabilities | None) -> str | None:
+    """Why the thinking-effort option is not sent, or None when it is.
+
+    CAPABILITIES_UNKNOWN: the server did not report the model's capabilities or could not
+    be asked, so the model thinks (or not) at its own default, whatever the option says
+    (Haiku 5.5 would think at medium even with "off"). NO_ADAPTIVE_THINKING: the model
+    reports only budget-type thinking (Haiku 4.5), which the assistant does not ask for.
+    """
+    if capabilities is None or capabilities.source != "api":
+        return CAPABILITIES_UNKNOWN
+    if not capabilities.adaptive_thinking:
+        return NO_ADAPTIVE_THINKING
+    return None

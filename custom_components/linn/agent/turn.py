@@ -45,6 +45,7 @@ from .refusal import RefusedTurn
 from .replies import Say, say
 from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
+from .thinking_notice import warn_if_not_applied
 from .thinking_params import thinking_params
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
 from .usage import BudgetExceeded, exceeded_budget
@@ -153,9 +154,7 @@ class AssistantTurn:
                 option(self.options, CONF_INSTRUCTIONS), api_context=bool(api_prompt.strip())
             ),
             "tools": tools,
-            **thinking_params(
-                await self._async_capabilities(), option(self.options, CONF_THINKING_EFFORT)
-            ),
+            **self._thinking_params(await self._async_capabilities()),
         }
         self.runtime.thinking_params = {
             key: request[key] for key in ("thinking", "output_config") if key in request
@@ -203,6 +202,11 @@ class AssistantTurn:
             known = await async_fetch_capabilities(self.runtime.client, self.model)
             self.runtime.capabilities = known
         return known
+
+    def _thinking_params(self, capabilities: ModelCapabilities) -> dict[str, Any]:
+        effort = option(self.options, CONF_THINKING_EFFORT)
+        warn_if_not_applied(self.runtime, self.entry.title, capabilities, effort)
+        return thinking_params(capabilities, effort)
 
     def _add_facts(self, sent: dict[int, str], facts: str) -> None:
         """The facts of this turn for its utterance, beside those sent with earlier utterances."""

@@ -1,0 +1,28 @@
+"""A warning, once per loaded entry, when the thinking option cannot be applied."""
+
+from __future__ import annotations
+
+import logging
+
+from .model_info import ModelCapabilities
+from .runtime import AssistantRuntime
+from .thinking_params import CAPABILITIES_UNKNOWN, option_not_applied
+
+_LOGGER = logging.getLogger(__name__)
+
+
+def warn_if_not_applied(
+    runtime: AssistantRuntime, title: str, capabilities: ModelCapabilities | None, effort: str
+) -> None:
+    """Log once per entry that the effort option is ignored because capabilities are unknown."""
+    if runtime.thinking_warned or option_not_applied(capabilities) != CAPABILITIES_UNKNOWN:
+        return
+    runtime.thinking_warned = True
+    _LOGGER.warning(
+        "%s: the thinking effort option (%s) cannot be applied: the server does not report "
+        "the capabilities of model %s (or cannot be asked), so the model thinks or not by "
+        "its own default",
+        title,
+        effort,
+        capabilities.model if capabilities is not None else "?",
+    )
