@@ -23,6 +23,15 @@ from .model_info import ModelCapabilities
 
 EFFORT_OFF: Final = "off"
 EFFORT_CHOICES: Final = (EFFORT_OFF, "low", "medium", "high")
+MIN_TOKENS_THINKING: Final = 1024
+"""The least max output tokens the options accept with thinking on (any effort but "off").
+
+Thinking counts against max_tokens, and a reply cut off by it after thinking has said
+nothing (the assistant then answers that it could not). Adaptive thinking has no documented
+minimum; 1024 is Anthropic's minimum thinking budget for budget-type thinking (which must
+also stay below max_tokens), the option's default, and leaves room for a low-effort
+thought and a spoken reply or a tool call. With thinking off the option's own minimum (64)
+holds."""
 CAPABILITIES_UNKNOWN: Final = "capabilities_unknown"
 NO_ADAPTIVE_THINKING: Final = "model_without_adaptive_thinking"
 
@@ -52,3 +61,8 @@ def option_not_applied(capabilities: ModelCapabilities | None) -> str | None:
     if not capabilities.adaptive_thinking:
         return NO_ADAPTIVE_THINKING
     return None
+
+
+def too_few_tokens_for_thinking(effort: str, max_tokens: float) -> bool:
+    """The options ask for thinking with fewer max output tokens than MIN_TOKENS_THINKING."""
+    return effort != EFFORT_OFF and max_tokens < MIN_TOKENS_THINKING
