@@ -45,31 +45,38 @@ async def test_a_call_answered_in_the_next_message_is_accepted(fake: FakeAnthrop
     assert (await create(fake, answered)).content[0].type == "text"
 
 
-async def test_a_call_without_its_result_is_refused(fake: FakeAnthropic) -> None:
-    messages = [
-        ASK,
-        {"role": "assistant", "content": [CALL]},
-        {"role": "user", "content": "and louder"},
-    ]
-    with pytest.raises(
-        anthropic.BadRequestError,
-        match=r"messages\.2: `tool_use` ids were found without `tool_result` blocks immediately "
-        r"after: toolu_x\. Each `tool_use` block must have a corresponding `tool_result` block "
-        r"in the next message\.",
-    ):
-        await create(fake, messages)
+UNANSWERED = [
+    ASK,
+    {"role": "assistant", "content": [CALL]},
+    {"role": "user", "content": "and louder"},
+]
+UNASKED = [
+    ASK,
+    {"role": "assistant", "content": [CALL]},
+    {"role": "user", "content": [result("toolu_x"), result("toolu_y")]},
+]
 
 
-async def test_a_result_without_its_call_is_refused(fake: FakeAnthropic) -> None:
-    messages = [
-        ASK,
-        {"role": "assistant", "content": [CALL]},
-        {"role": "user", "content": [result("toolu_x"), result("toolu_y")]},
-    ]
-    with pytest.raises(
-        anthropic.BadRequestError,
-        match=r"messages\.2\.content\.1: unexpected `tool_use_id` found in `tool_result` "
-        r"blocks: toolu_y\. Each `tool_result` block must have a corresponding `tool_use` "
-        r"block in the previous message\.",
-    ):
+@pytest.mark.parametrize(
+    ("messages", "error"),
+    [
+        (
+            UNANSWERED,
+            r"messages\.2: `tool_use` ids were found without `tool_result` blocks immediately "
+            r"after: toolu_x\. Each `tool_use` block must have a corresponding `tool_result` "
+            r"block in the next message\.",
+        ),
+        (
+            UNASKED,
+            r"messages\.2\.content\.1: unexpected `tool_use_id` found in `tool_result` "
+            r"blocks: toolu_y\. Each `tool_result` block must have a corresponding `tool_use` "
+            r"block in the previous message\.",
+        ),
+    ],
+    ids=["tool_use without tool_result", "tool_result without tool_use"],
+)
+async def test_unpaired_calls_and_results_are_refused(
+    fake: FakeAnthropic, messages: list[dict[str, Any]], error: str
+) -> None:
+    with pytest.raises(anthropic.BadRequestError, match=error):
         await create(fake, messages)
