@@ -12,10 +12,9 @@ from homeassistant.helpers import issue_registry as ir
 
 from ..const import DOMAIN
 from .client import async_create_client
-from .const import CONF_BASE_URL, CONF_MODEL, CONF_THINKING_EFFORT, KEY_CHECK_TIMEOUT, option
+from .const import CONF_BASE_URL, CONF_MODEL, KEY_CHECK_TIMEOUT, option
 from .model_info import ModelCapabilities, async_fetch_capabilities, listed_capabilities
 from .runtime import AssistantConfigEntry, AssistantRuntime
-from .thinking_notice import warn_if_not_applied
 from .turn import auth_issue_id
 
 _LOGGER = logging.getLogger(__name__)
@@ -50,14 +49,11 @@ async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfi
             err,
         )
     else:
-        capabilities = listed_capabilities(page.data, model) or (
+        capabilities = listed_capabilities(getattr(page, "data", None) or [], model) or (
             await async_fetch_capabilities(client, model)
         )
     ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
     entry.runtime_data = AssistantRuntime(client, capabilities=capabilities)
-    warn_if_not_applied(
-        entry.runtime_data, entry.title, capabilities, option(entry.options, CONF_THINKING_EFFORT)
-    )
     await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)
     return True
 

@@ -12,9 +12,13 @@ _LOGGER = logging.getLogger(__name__)
 
 
 def warn_if_not_applied(
-    runtime: AssistantRuntime, title: str, capabilities: ModelCapabilities | None, effort: str
+    runtime: AssistantRuntime, title: str, capabilities: ModelCapabilities, effort: str
 ) -> None:
-    """Log once per entry that the effort option is ignored because capabilities are unknown."""
+    """Log once per entry that the effort option is ignored because capabilities are unknown.
+
+    Called when a turn decides its request's parameters (a failed look-up at setup is
+    repeated there first).
+    """
     if runtime.thinking_warned or option_not_applied(capabilities) != CAPABILITIES_UNKNOWN:
         return
     runtime.thinking_warned = True
@@ -24,5 +28,5 @@ def warn_if_not_applied(
         "its own default",
         title,
         effort,
-        capabilities.model if capabilities is not None else "?",
+        capabilities.model,
     )
