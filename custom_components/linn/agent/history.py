@@ -141,10 +141,10 @@ def messages_to_send(
     """The messages of the next request, with the thinking dropped that a change unbound.
 
     `content` is the chat log the messages are built from; `fixed` is the request without
-    its messages; `build` makes the messages with the
-    thinking of the given chat-log indexes dropped; `active` is the chat-log index of the
-    active tool loop's last model message, whose thinking is never dropped (not even when
-    an earlier request dropped it). The record then holds this request.
+    its messages; `build` makes the messages with the thinking of the given chat-log
+    indexes dropped; `active` is the chat-log index of the active tool loop's last model
+    message, whose thinking is never dropped (not even when an earlier request dropped
+    it). The record then holds this request.
     """
     dropped = set(record.dropped)
     if active is not None:
