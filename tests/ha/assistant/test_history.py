@@ -62,3 +62,21 @@ def test_a_message_dropped_before_keeps_its_thinking_while_it_is_the_active_one(
     send(store, content, "system", active=1)
     store.get("kitchen", content).dropped.add(1)
     assert send(store, content, "system", active=1).thinking_at == [[], [1], []]
+
+
+def test_positions_of_a_turn_that_was_never_stored_are_forgotten() -> None:
+    store = ConversationStore()
+    kept: list[conversation.Content] = [
+        conversation.SystemContent("prompt"),
+        conversation.UserContent("pause"),
+        conversation.AssistantContent(AGENT, content="Paused."),
+    ]
+    cancelled = [*kept, conversation.UserContent("louder"), *step(1)]
+    record = store.get("kitchen", cancelled)
+    record.facts.update({1: "facts of pause", 3: "facts of louder"})
+    record.dropped.add(4)
+    # Home Assistant stores no content of a cancelled turn: the next one reuses position 3
+    again = [conversation.SystemContent("prompt"), *kept[1:], conversation.UserContent("hi")]
+    record = store.get("kitchen", again)
+    assert record.facts == {1: "facts of pause"}
+    assert record.dropped == set()
