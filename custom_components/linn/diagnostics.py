@@ -15,6 +15,7 @@ from .agent.const import CONF_MODEL, CONF_THINKING_EFFORT, is_assistant_data, op
 from .agent.effective_settings import async_effective_settings
 from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
+from .agent.thinking_params import option_not_applied
 from .guard import ChainError
 from .guard.ha_adapter import DATA_GUARD
 
@@ -72,6 +73,7 @@ def _thinking_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
         "effort_option": option(entry.options, CONF_THINKING_EFFORT),
         "capabilities": capabilities.as_dict() if capabilities is not None else None,
         "last_request_params": runtime.thinking_params if runtime is not None else None,
+        "option_not_applied": option_not_applied(capabilities),
     }
 
 

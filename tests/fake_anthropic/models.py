@@ -57,14 +57,22 @@ def capabilities(model: str) -> dict[str, Any]:
     }
 
 
-def model_info(model: str, name: str, *, with_capabilities: bool) -> dict[str, Any]:
-    """One entry of the model list (or GET /v1/models/{id})."""
+def model_info(
+    model: str, name: str, *, with_capabilities: bool | dict[str, Any]
+) -> dict[str, Any]:
+    """One entry of the model list (or GET /v1/models/{id}).
+
+    `with_capabilities`: True gives the model's own, False none; a dict is given as it is
+    (a partial or malformed answer, as an Anthropic-compatible server might send).
+    """
     info: dict[str, Any] = {
         "type": "model",
         "id": model,
         "display_name": name,
         "created_at": "2025-10-01T00:00:00Z",
     }
-    if with_capabilities:
+    if isinstance(with_capabilities, dict):
+        info["capabilities"] = with_capabilities
+    elif with_capabilities:
         info["capabilities"] = capabilities(model)
     return info

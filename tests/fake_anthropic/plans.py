@@ -40,6 +40,12 @@ class Reply:
     """A thinking model's thinking text when it is displayed (default: a stock sentence)."""
     redacted_thinking: bool = False
     """A thinking model also sends a redacted_thinking block."""
+    thinks: bool = True
+    """False: a thinking model skips thinking for this reply (adaptive thinking decides
+    per step; a simple step gets none)."""
+    interleaved: bool = False
+    """A thinking model also thinks between its tool calls: thinking, tool_use, thinking,
+    tool_use (interleaved thinking, on by default with adaptive thinking)."""
 
     @property
     def effective_stop_reason(self) -> str:

@@ -4,8 +4,11 @@ It speaks POST /v1/messages (JSON, or server-sent events when `stream` is true, 
 thinking and tool_use blocks and usage including cache tokens) and GET /v1/models (with each
 model's capabilities, models.py); answers 401 to an unknown key; and plays scripted steps
 (replies, 401/429/529 errors, stalls) or asks a responder. Thinking models open each reply
-with a thinking block, and a request that does not send one back as the API requires gets
-the API's 400 (thinking.py). Every request is recorded.
+with a thinking block (unless the reply chooses not to think; a reply may also interleave
+thinking between its tool calls), and a request that does not send it back as the API
+requires gets the API's 400 (thinking.py); so does a tool_use without its tool_result in
+the next message, or a tool_result without its tool_use (tool_pairing.py). Every request
+is recorded.
 
 Prompt caching is simulated the way the API documents it: the prompt (tools, then system,
 then messages) up to each `cache_control` marker (at most four) is a cacheable prefix. A
@@ -34,6 +37,7 @@ from .cache_floors import min_cacheable_tokens
 from .models import model_info
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
 from .thinking import ThinkingRules
+from .tool_pairing import check_tool_pairing
 
 DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
     ("claude-haiku-5-5", "Claude Haiku 5.5"),
@@ -149,7 +153,7 @@ class FakeAnthropic:
         responder: Responder | None = None,
         models: tuple[tuple[str, str], ...] = DEFAULT_MODELS,
         min_cache_tokens: int | None = 0,
-        capabilities: bool = True,
+        capabilities: bool | dict[str, Any] = True,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -159,7 +163,8 @@ class FakeAnthropic:
         self.min_cache_tokens = min_cache_tokens
         """A fixed minimum cacheable length for every model; None: each model's own."""
         self.capabilities = capabilities
-        """Whether the model list gives each model's capabilities (a local server may not)."""
+        """Whether the model list gives each model's capabilities (a local server may not);
+        a dict is given as every model's capabilities (a partial answer)."""
         self.thinking = ThinkingRules()
         self.requests: list[RecordedRequest] = []
         self.usages: list[tuple[RecordedRequest, dict[str, int]]] = []
@@ -296,7 +301,8 @@ class FakeAnthropic:
             return self._error(ApiError.unauthorized())
         if recorded.body is None or "messages" not in recorded.body:
             return self._error(ApiError(400, "invalid_request_error", "messages: required"))
-        if (refused := self.thinking.check(recorded.body)) is not None:
+        refused = check_tool_pairing(recorded.messages) or self.thinking.check(recorded.body)
+        if refused is not None:
             return self._error(refused)
         step = await self._next_step(recorded)
         if isinstance(step, Stall):
@@ -356,7 +362,9 @@ class FakeAnthropic:
         content = self.thinking.opening_blocks(body, reply)
         if reply.text:
             content.append({"type": "text", "text": reply.text})
-        for use in reply.tool_uses:
+        for number, use in enumerate(reply.tool_uses):
+            if number:
+                content.extend(self.thinking.between_tools(body, reply))
             content.append(
                 {
                     "type": "tool_use",

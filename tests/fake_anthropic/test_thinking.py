@@ -210,3 +210,46 @@ async def test_a_prefill_is_refused_by_5x_models(sdk: anthropic.AsyncAnthropic) 
     prefill = {"role": "assistant", "content": "Sure,"}
     with pytest.raises(anthropic.BadRequestError, match="prefill"):
         await _create(sdk, messages=[ASK, prefill])
+
+
+async def test_a_reply_may_skip_thinking_and_is_echoed_as_it_came(
+    fake: FakeAnthropic, sdk: anthropic.AsyncAnthropic
+) -> None:
+    use = ToolUse("linn__play", {"player": "Kitchen"}, id="toolu_1")
+    fake.script(Reply(tool_uses=(use,), thinks=False), Reply("Playing."))
+    first = await _create(sdk, messages=[ASK])
+    assert [b.type for b in first.content] == ["tool_use"]
+    reply = await _create(sdk, messages=[ASK, _as_param(first), _result("toolu_1")])
+    assert reply.content[-1].type == "text"
+
+
+async def test_interleaved_thinking_between_tool_calls_must_be_echoed_whole(
+    fake: FakeAnthropic, sdk: anthropic.AsyncAnthropic
+) -> None:
+    uses = (
+        ToolUse("linn__play", {"player": "Kitchen"}, id="toolu_1"),
+        ToolUse("linn__play", {"player": "Hall"}, id="toolu_2"),
+    )
+    fake.script(Reply(tool_uses=uses, interleaved=True))
+    first = _as_param(await _create(sdk, messages=[ASK]))
+    assert [b["type"] for b in first["content"]] == ["thinking", "tool_use", "thinking", "tool_use"]
+    results = {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": "ok"}
+            for call in ("toolu_1", "toolu_2")
+        ],
+    }
+    without_middle = {**first, "content": [first["content"][i] for i in (0, 1, 3)]}
+    with pytest.raises(anthropic.BadRequestError, match="Invalid `signature`"):
+        await _create(sdk, messages=[ASK, without_middle, results])
+    fake.script(Reply("Playing in both."))
+    reply = await _create(sdk, messages=[ASK, first, results])
+    assert reply.content[-1].type == "text"
+
+
+async def test_effort_is_refused_by_a_model_without_it(sdk: anthropic.AsyncAnthropic) -> None:
+    with pytest.raises(anthropic.BadRequestError, match="does not support effort"):
+        await _create(
+            sdk, messages=[ASK], model="claude-haiku-4-5", output_config={"effort": "low"}
+        )

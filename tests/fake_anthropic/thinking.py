@@ -15,7 +15,11 @@ What the fake holds a client to, from Anthropic's documentation (2026-10/11):
 - The final assistant message of an active tool loop must keep its thinking ("Expected
   `thinking` or `redacted_thinking`, but found `tool_use`").
 - The 5.x models refuse sampling parameters, budgeted thinking, disabling thinking above effort
-  "high", and an assistant prefill.
+  "high", and an assistant prefill; a model whose capabilities have no effort (Haiku 4.5)
+  refuses `output_config.effort`.
+- Adaptive thinking decides per reply: a reply may not think at all, and may think again
+  between its tool calls (interleaved); a scripted Reply says which (`thinks`,
+  `interleaved`).
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ import itertools
 import json
 from typing import Any, Final
 
-from .models import ADAPTIVE_FAMILIES, BUDGETED_FAMILIES, OMITTED_DISPLAY_FAMILIES, family
+from .models import (
+    ADAPTIVE_FAMILIES,
+    BUDGETED_FAMILIES,
+    OMITTED_DISPLAY_FAMILIES,
+    capabilities,
+    family,
+)
 from .plans import ApiError, Reply
 
 THINKING_TYPES: Final = ("thinking", "redacted_thinking")
@@ -111,20 +121,27 @@ class ThinkingRules:
 
     def opening_blocks(self, body: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
         """The thinking blocks a reply to this request starts with."""
-        if not self.thinks(body):
+        if not self.thinks(body) or not reply.thinks:
             return []
+        blocks = self._thinking_block(body, reply)
+        if reply.redacted_thinking:
+            blocks.append({"type": "redacted_thinking", "data": self._opaque("redacted")})
+        return blocks
+
+    def between_tools(self, body: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
+        """The thinking block an interleaving reply puts before each further tool call."""
+        if not self.thinks(body) or not reply.thinks or not reply.interleaved:
+            return []
+        return self._thinking_block(body, reply)
+
+    def _thinking_block(self, body: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
         model = str(body.get("model", ""))
         display = (body.get("thinking") or {}).get("display")
         omitted = display == "omitted" or (
             display is None and family(model, OMITTED_DISPLAY_FAMILIES)
         )
         text = "" if omitted else (reply.thinking or DEFAULT_THINKING_TEXT)
-        blocks: list[dict[str, Any]] = [
-            {"type": "thinking", "thinking": text, "signature": self._opaque("sig")}
-        ]
-        if reply.redacted_thinking:
-            blocks.append({"type": "redacted_thinking", "data": self._opaque("redacted")})
-        return blocks
+        return [{"type": "thinking", "thinking": text, "signature": self._opaque("sig")}]
 
     def record(self, body: dict[str, Any], content: list[dict[str, Any]]) -> None:
         """Remember a produced message, so its echo can be checked later."""
@@ -144,6 +161,9 @@ class ThinkingRules:
         model = str(body.get("model", ""))
         thinking = body.get("thinking") or {}
         kind = thinking.get("type")
+        effort = (body.get("output_config") or {}).get("effort")
+        if effort is not None and not capabilities(model)["effort"]["supported"]:
+            return _invalid("output_config.effort: This model does not support effort.")
         if family(model, ADAPTIVE_FAMILIES):
             for name in SAMPLING_PARAMETERS:
                 if name in body:
@@ -153,7 +173,6 @@ class ThinkingRules:
                     '"thinking.type.enabled" is not supported for this model. Use '
                     '"thinking.type.adaptive" and "output_config.effort" to control thinking.'
                 )
-            effort = (body.get("output_config") or {}).get("effort")
             if kind == "disabled" and effort in ("xhigh", "max"):
                 return _invalid("thinking can be disabled only at effort high or below.")
             messages = body.get("messages") or []

@@ -44,7 +44,7 @@ from .const import (
     option,
 )
 from .runtime import AssistantConfigEntry
-from .thinking_params import EFFORT_CHOICES
+from .thinking_params import EFFORT_CHOICES, too_few_tokens_for_thinking
 
 ASSISTANT_TITLE = "Claude assistant"
 
@@ -182,6 +182,10 @@ class AssistantOptionsFlow(OptionsFlow):
         if user_input is not None:
             if not str(user_input.get(CONF_MODEL, "")).strip():
                 errors[CONF_MODEL] = "model_required"
+            elif too_few_tokens_for_thinking(
+                option(user_input, CONF_THINKING_EFFORT), option(user_input, CONF_MAX_TOKENS)
+            ):
+                errors[CONF_MAX_TOKENS] = "max_tokens_thinking"
             else:
                 return self.async_create_entry(data={**entry.options, **user_input})
         options = {**entry.options, **(user_input or {})}

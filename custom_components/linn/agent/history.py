@@ -15,6 +15,14 @@ prompt, facts that were evicted) drops the thinking of every model message from 
 on, except the active tool loop's last one. With no record (a new conversation, or one
 whose record was evicted with its facts) the thinking of earlier turns is dropped: nothing
 says what it was bound to.
+
+A record keeps chat-log positions (facts per utterance, the messages sent without their
+thinking), and a position means something only in the chat log it was taken from. Home
+Assistant drops a chat log after five idle minutes but gives a conversation id that is not
+a ULID (an automation's "kitchen") to a fresh chat log, and a cancelled turn's content is
+never stored. So the record also keeps the chat-log entries it saw (the objects
+themselves): before a turn uses it, every position from the first entry that is not the
+very object the record saw is forgotten, and a fresh chat log starts a fresh record.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from dataclasses import dataclass, field
 import hashlib
 import json
 from typing import Any
+
+from homeassistant.components import conversation
 
 from .messages import BuiltMessages
 
@@ -66,12 +76,25 @@ class ConversationRecord:
     """The last request of the conversation."""
     dropped: set[int] = field(default_factory=set)
     """Chat-log indexes of model messages sent back without their thinking."""
-    left_out: set[int] = field(default_factory=set)
-    """Chat-log indexes never sent again: the turns the model refused. Anthropic's
-    documentation on streaming refusals: "When you receive stop_reason: refusal, you must
-    reset the conversation context before continuing. You can remove or rephrase the turn
-    that triggered the refusal ... Attempting to continue without resetting will result in
-    continued refusals."."""
+    seen: list[conversation.Content] = field(default_factory=list)
+    """The chat log's entries when the last request was built: the positions above are
+    positions in these."""
+
+    def follow(self, content: Sequence[conversation.Content]) -> None:
+        """Forget what does not hold for the chat log `content`.
+
+        Positions from its first entry that is not the one the record saw go; everything
+        goes when it is another chat log.
+        """
+        same = _same_entries(self.seen, content)
+        if self.seen and same <= _first_entry(self.seen):
+            self.facts.clear()
+            self.dropped.clear()
+            self.sent = None
+        else:
+            self.facts = {index: text for index, text in self.facts.items() if index < same}
+            self.dropped = {index for index in self.dropped if index < same}
+        self.seen = list(content)
 
 
 class ConversationStore:
@@ -82,11 +105,18 @@ class ConversationStore:
         self._conversations = conversations
         self._records: OrderedDict[str, ConversationRecord] = OrderedDict()
 
-    def get(self, conversation_id: str) -> ConversationRecord:
-        """The conversation's record, a new one when it has none (the oldest goes over the cap)."""
+    def get(
+        self, conversation_id: str, content: Sequence[conversation.Content]
+    ) -> ConversationRecord:
+        """The record of the conversation's chat log `content`.
+
+        A new one when it has none (the oldest goes over the cap); emptied when the record
+        is of an earlier chat log.
+        """
         record = self._records.get(conversation_id)
         if record is None:
             record = self._records[conversation_id] = ConversationRecord()
+        record.follow(content)
         self._records.move_to_end(conversation_id)
         while len(self._records) > self._conversations:
             self._records.popitem(last=False)
@@ -101,19 +131,24 @@ def digest(value: Any) -> str:
 
 def messages_to_send(
     record: ConversationRecord,
+    content: Sequence[conversation.Content],
     model: str,
     fixed: dict[str, Any],
     build: Callable[[set[int]], BuiltMessages],
+    *,
     active: int | None,
 ) -> BuiltMessages:
     """The messages of the next request, with the thinking dropped that a change unbound.
 
-    `fixed` is the request without its messages; `build` makes the messages with the
-    thinking of the given chat-log indexes dropped; `active` is the chat-log index of the
-    active tool loop's last model message, whose thinking is never dropped. The record
-    then holds this request.
+    `content` is the chat log the messages are built from; `fixed` is the request without
+    its messages; `build` makes the messages with the thinking of the given chat-log
+    indexes dropped; `active` is the chat-log index of the active tool loop's last model
+    message, whose thinking is never dropped (not even when an earlier request dropped
+    it). The record then holds this request.
     """
     dropped = set(record.dropped)
+    if active is not None:
+        dropped.discard(active)
     built = build(dropped)
     if record.sent is None:
         unbound = _thinking_from(built, 0)
@@ -127,7 +162,30 @@ def messages_to_send(
         built = build(dropped)
     record.dropped = dropped
     record.sent = _sent(model, fixed, built.messages)
+    record.seen = list(content)
     return built
+
+
+def _same_entries(seen: Sequence[conversation.Content], now: Sequence[conversation.Content]) -> int:
+    """How many leading entries of `now` are the very entries seen.
+
+    The system prompt is rebuilt every turn: it counts as the same.
+    """
+    for index, (before, after) in enumerate(zip(seen, now, strict=False)):
+        if before is not after and not (
+            isinstance(before, conversation.SystemContent)
+            and isinstance(after, conversation.SystemContent)
+        ):
+            return index
+    return min(len(seen), len(now))
+
+
+def _first_entry(content: Sequence[conversation.Content]) -> int:
+    """The index of the first entry that is not the system prompt."""
+    for index, item in enumerate(content):
+        if not isinstance(item, conversation.SystemContent):
+            return index
+    return len(content)
 
 
 def _thinking_from(built: BuiltMessages, first: int) -> set[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -11,6 +11,7 @@ from homeassistant.helpers.json import json_dumps
 
 from .native import ModelMessage
 from .prompt import CACHE_CONTROL
+from .refusal import refused_turns
 
 API_CONTEXT_TAG: Final = "home_assistant_api"
 
@@ -74,8 +75,9 @@ def chat_messages(
     tool_names: set[str],
     api_prompt: str = "",
     *,
-    drop_thinking: Container[int] = (),
-    leave_out: Container[int] = (),
+    agent_id: str,
+    model: str,
+    drop_thinking: Collection[int] = (),
 ) -> BuiltMessages:
     """User, assistant and tool-result content in the API's shape.
 
@@ -87,15 +89,20 @@ def chat_messages(
 
     A message the model produced goes back exactly as the API returned it (its `native`),
     thinking blocks and all, unless its chat-log index is in `drop_thinking` (then without
-    its thinking blocks, which is allowed for completed turns) or our own words were added
-    to it (the same). Other assistant content (our own spoken lines, the calls of a
+    its thinking blocks, which is allowed for completed turns), our own words were added
+    to it (the same), or another agent (`agent_id`) or another model (`model`) produced
+    it: its thinking is bound to that agent's system prompt and tools, or is not this
+    model's to read. Other assistant content (our own spoken lines, the calls of a
     confirmation) is built from the chat log; calls of tools the model is not offered
     (local intents of limited mode) are told as text. A tool result is sent when its call
     was sent, whatever the tools offered now; a sent call without a result gets one.
-    Chat-log entries in `leave_out` (a refused turn) are not sent.
+    A refused turn (refusal.py) is not sent.
     """
     built: list[_Message] = []
     unanswered: list[str] = []
+    entries = list(content)
+    leave_out = refused_turns(entries)
+    drop = set(drop_thinking) | _not_ours(entries, agent_id, model)
 
     def add(role: str, parts: list[_Part]) -> None:
         if not parts:
@@ -109,7 +116,7 @@ def chat_messages(
         add("user", [_interrupted(call_id) for call_id in unanswered])
         unanswered.clear()
 
-    for index, item in enumerate(content):
+    for index, item in enumerate(entries):
         if index in leave_out:
             continue
         if isinstance(item, conversation.UserContent):
@@ -136,7 +143,7 @@ def chat_messages(
     messages: list[dict[str, Any]] = []
     thinking_at: list[list[int]] = []
     for message in built:
-        blocks, kept = message.blocks(drop_thinking)
+        blocks, kept = message.blocks(drop)
         if not blocks:  # a message of thinking only, its thinking dropped
             continue
         messages.append({"role": message.role, "content": blocks})
@@ -147,6 +154,17 @@ def chat_messages(
         last = messages[-1]["content"][-1]
         messages[-1]["content"][-1] = {**last, "cache_control": CACHE_CONTROL}
     return BuiltMessages(messages, thinking_at)
+
+
+def _not_ours(entries: Iterable[conversation.Content], agent_id: str, model: str) -> set[int]:
+    """Chat-log indexes of model messages another agent or another model produced."""
+    return {
+        index
+        for index, item in enumerate(entries)
+        if isinstance(item, conversation.AssistantContent)
+        and isinstance(item.native, ModelMessage)
+        and (item.agent_id != agent_id or item.native.model != model)
+    }
 
 
 def _built_assistant(

@@ -9,6 +9,7 @@ thinking or effort parameters.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 import logging
 import time
@@ -73,23 +74,55 @@ async def async_fetch_capabilities(
     except anthropic.APIError as err:
         _LOGGER.info("Cannot look up model %s (%s); asked again later", model, err)
         return ModelCapabilities(model, "unavailable", checked_at=now)
-    capabilities = info.capabilities
+    return _from_answer(model, info.capabilities, now)
+
+
+def listed_capabilities(models: Iterable[Any], model: str) -> ModelCapabilities | None:
+    """The model's capabilities from its entry in a model list, None when it is not listed.
+
+    A list entry is the same object GET /v1/models/{id} returns, so a listed model needs no
+    second request; a model that is not on the page (an alias, a typed id, a later page)
+    is looked up with async_fetch_capabilities.
+    """
+    for info in models:
+        if getattr(info, "id", None) == model:
+            return _from_answer(model, getattr(info, "capabilities", None), time.monotonic())
+    return None
+
+
+def _from_answer(model: str, capabilities: Any, now: float) -> ModelCapabilities:
+    """Capabilities from the answer's `capabilities`, or "not_reported" when it is partial.
+
+    The SDK builds its objects from the JSON without validating them, so a field that an
+    Anthropic-compatible server left out (or sent as something else) is missing, not an
+    error: every field read here is checked to be a bool, and an answer that lacks one of
+    the required fields counts as no answer.
+    """
     if capabilities is None:
         return ModelCapabilities(model, "not_reported", checked_at=now)
-    effort = capabilities.effort
+    thinking = _flag(capabilities, "thinking", "supported")
+    adaptive = _flag(capabilities, "thinking", "types", "adaptive", "supported")
+    enabled = _flag(capabilities, "thinking", "types", "enabled", "supported")
+    effort = _flag(capabilities, "effort", "supported")
+    if thinking is None or adaptive is None or enabled is None or effort is None:
+        _LOGGER.info("The server's capabilities of model %s are incomplete; not used", model)
+        return ModelCapabilities(model, "not_reported", checked_at=now)
     levels = frozenset(
-        level
-        for level in EFFORT_LEVELS
-        if (support := getattr(effort, level, None)) is not None and support.supported
+        level for level in EFFORT_LEVELS if _flag(capabilities, "effort", level, "supported")
     )
     return ModelCapabilities(
         model,
         "api",
-        adaptive_thinking=capabilities.thinking.supported
-        and capabilities.thinking.types.adaptive.supported,
-        enabled_thinking=capabilities.thinking.supported
-        and capabilities.thinking.types.enabled.supported,
-        effort=effort.supported,
+        adaptive_thinking=thinking and adaptive,
+        enabled_thinking=thinking and enabled,
+        effort=effort,
         effort_levels=levels,
         checked_at=now,
     )
+
+
+def _flag(value: Any, *path: str) -> bool | None:
+    """The bool at `path` (attributes, or keys of a dict the SDK left as it was), or None."""
+    for name in path:
+        value = value.get(name) if isinstance(value, dict) else getattr(value, name, None)
+    return value if isinstance(value, bool) else None

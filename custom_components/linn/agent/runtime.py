@@ -41,6 +41,8 @@ class AssistantRuntime:
     capabilities: ModelCapabilities | None = None
     last_cache: CacheReport | None = None
     thinking_params: dict[str, Any] | None = None
+    thinking_warned: bool = False
+    """The warning that the thinking option cannot be applied was logged."""
 
 
 type AssistantConfigEntry = ConfigEntry[AssistantRuntime]

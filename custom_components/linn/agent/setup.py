@@ -13,7 +13,7 @@ from homeassistant.helpers import issue_registry as ir
 from ..const import DOMAIN
 from .client import async_create_client
 from .const import CONF_BASE_URL, CONF_MODEL, KEY_CHECK_TIMEOUT, option
-from .model_info import ModelCapabilities, async_fetch_capabilities
+from .model_info import ModelCapabilities, async_fetch_capabilities, listed_capabilities
 from .runtime import AssistantConfigEntry, AssistantRuntime
 from .turn import auth_issue_id
 
@@ -25,15 +25,18 @@ ASSISTANT_PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfigEntry) -> bool:
     """Create the client, check the key and look up the model's capabilities.
 
-    An unreachable API still sets up (limited mode); the first turn then asks for the
+    The key check's model list carries each listed model's capabilities: the model's
+    entry there is its answer; a model not on the list's first page is asked for. An
+    unreachable API still sets up (limited mode); the first turn then asks for the
     capabilities again.
     """
     client = await async_create_client(
         hass, entry.data[CONF_API_KEY], entry.data.get(CONF_BASE_URL)
     )
     capabilities: ModelCapabilities | None = None
+    model = option(entry.options, CONF_MODEL)
     try:
-        await client.models.list(timeout=KEY_CHECK_TIMEOUT)
+        page = await client.models.list(timeout=KEY_CHECK_TIMEOUT)
     except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
@@ -46,7 +49,9 @@ async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfi
             err,
         )
     else:
-        capabilities = await async_fetch_capabilities(client, option(entry.options, CONF_MODEL))
+        capabilities = listed_capabilities(getattr(page, "data", None) or [], model) or (
+            await async_fetch_capabilities(client, model)
+        )
     ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
     entry.runtime_data = AssistantRuntime(client, capabilities=capabilities)
     await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)

@@ -41,9 +41,11 @@ from .messages import chat_messages
 from .model_info import ModelCapabilities, async_fetch_capabilities
 from .native import ModelMessage
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
+from .refusal import RefusedTurn
 from .replies import Say, say
 from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
+from .thinking_notice import warn_if_not_applied
 from .thinking_params import thinking_params
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
 from .usage import BudgetExceeded, exceeded_budget
@@ -138,8 +140,11 @@ class AssistantTurn:
         players = async_players(self.hass, llm_context.assistant)
         memory = await async_get_memory(self.hass)
         remembered = [fact.as_data() for fact in memory.facts(self.user_input.context.user_id)]
-        facts = self._facts_by_utterance(
-            turn_facts(self.hass, self.user_input.device_id, players, remembered)
+        record = self.runtime.conversations.get(
+            self.chat_log.conversation_id, self.chat_log.content
+        )
+        self._add_facts(
+            record.facts, turn_facts(self.hass, self.user_input.device_id, players, remembered)
         )
         api_prompt = instance.other_api_prompt
         request: dict[str, Any] = {
@@ -149,35 +154,33 @@ class AssistantTurn:
                 option(self.options, CONF_INSTRUCTIONS), api_context=bool(api_prompt.strip())
             ),
             "tools": tools,
-            **thinking_params(
-                await self._async_capabilities(), option(self.options, CONF_THINKING_EFFORT)
-            ),
+            **self._thinking_params(await self._async_capabilities()),
         }
         self.runtime.thinking_params = {
             key: request[key] for key in ("thinking", "output_config") if key in request
         }
-        record = self.runtime.conversations.get(self.chat_log.conversation_id)
         for _step in range(option(self.options, CONF_MAX_STEPS)):
             self._check_budget()
             request["messages"] = messages_to_send(
                 record,
+                self.chat_log.content,
                 self.model,
                 {key: value for key, value in request.items() if key != "messages"},
                 lambda dropped: chat_messages(
                     self.chat_log.content,
-                    facts,
+                    record.facts,
                     tool_names,
                     api_prompt,
+                    agent_id=self.agent_id,
+                    model=self.model,
                     drop_thinking=dropped,
-                    leave_out=record.left_out,
                 ),
-                self._active_model_message(),
+                active=self._active_model_message(),
             ).messages
             stop_reason = await self._async_model_call(request)
             if stop_reason == "refusal":
-                self._say(say(Say.REFUSED, self.language))
                 # the refused turn (from its utterance) is never sent again
-                record.left_out.update(range(self.first_index - 1, len(self.chat_log.content)))
+                self._say(say(Say.REFUSED, self.language), native=RefusedTurn())
                 return
             if self._asked() is not None:
                 self._say(self._asked() or "")
@@ -200,9 +203,13 @@ class AssistantTurn:
             self.runtime.capabilities = known
         return known
 
-    def _facts_by_utterance(self, facts: str) -> dict[int, str]:
+    def _thinking_params(self, capabilities: ModelCapabilities) -> dict[str, Any]:
+        effort = option(self.options, CONF_THINKING_EFFORT)
+        warn_if_not_applied(self.runtime, self.entry.title, capabilities, effort)
+        return thinking_params(capabilities, effort)
+
+    def _add_facts(self, sent: dict[int, str], facts: str) -> None:
         """The facts of this turn for its utterance, beside those sent with earlier utterances."""
-        sent = self.runtime.conversations.get(self.chat_log.conversation_id).facts
         last_user = max(
             (
                 index
@@ -213,7 +220,6 @@ class AssistantTurn:
         )
         if last_user is not None:
             sent[last_user] = facts
-        return sent
 
     def _active_model_message(self) -> int | None:
         """The chat-log index of this turn's last model message (the active tool loop's)."""
@@ -313,9 +319,9 @@ class AssistantTurn:
             translation_placeholders={"title": self.entry.title},
         )
 
-    def _say(self, speech: str) -> None:
+    def _say(self, speech: str, native: object = None) -> None:
         self.chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=self.agent_id, content=speech)
+            conversation.AssistantContent(agent_id=self.agent_id, content=speech, native=native)
         )
 
     # --- what happened this turn --------------------------------------------------------------

@@ -14,7 +14,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import (
     CONF_BASE_URL,
     CONF_MAX_STEPS,
+    CONF_MAX_TOKENS,
     CONF_MODEL,
+    CONF_THINKING_EFFORT,
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.const import DOMAIN
@@ -154,3 +156,21 @@ async def test_streamer_entries_get_the_guard_options_not_the_assistants(
     keys = {str(key) for key in result["data_schema"].schema}
     assert "soft_limit_percent" in keys
     assert CONF_MODEL not in keys
+
+
+async def test_thinking_needs_room_in_the_max_output_tokens(
+    hass: HomeAssistant, assistant: MockConfigEntry
+) -> None:
+    result = await hass.config_entries.options.async_init(assistant.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {"next_step_id": "assistant"}
+    )
+    low = {**dict(DEFAULT_OPTIONS), CONF_THINKING_EFFORT: "low", CONF_MAX_TOKENS: 200.0}
+    result = await hass.config_entries.options.async_configure(result["flow_id"], low)
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_MAX_TOKENS: "max_tokens_thinking"}
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {**low, CONF_THINKING_EFFORT: "off"}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert assistant.options[CONF_MAX_TOKENS] == 200

@@ -9,10 +9,12 @@ from custom_components.linn.agent.messages import INTERRUPTED_RESULT, chat_messa
 from custom_components.linn.agent.native import ModelMessage
 
 AGENT = "conversation.claude_assistant"
+MODEL = "claude-haiku-5-5"
+OURS = {"agent_id": AGENT, "model": MODEL}
 
 
 def model_message(*blocks: dict) -> ModelMessage:
-    message = ModelMessage("claude-haiku-5-5")
+    message = ModelMessage(MODEL)
     message.blocks.extend(blocks)
     return message
 
@@ -34,7 +36,7 @@ def chat_log(native: ModelMessage) -> list[conversation.Content]:
 
 
 def test_a_call_left_without_a_result_is_answered_before_the_next_words() -> None:
-    built = chat_messages(chat_log(model_message(THOUGHT, CALL)), {}, {"linn__pause"})
+    built = chat_messages(chat_log(model_message(THOUGHT, CALL)), {}, {"linn__pause"}, **OURS)
     assert built.messages[1]["content"] == [THOUGHT, CALL]
     first, words = built.messages[2]["content"]
     assert first == {
@@ -48,6 +50,16 @@ def test_a_call_left_without_a_result_is_answered_before_the_next_words() -> Non
 
 
 def test_a_dropped_message_goes_back_without_its_thinking_only() -> None:
-    built = chat_messages(chat_log(model_message(THOUGHT, CALL)), {}, set(), drop_thinking={1})
+    built = chat_messages(
+        chat_log(model_message(THOUGHT, CALL)), {}, set(), drop_thinking={1}, **OURS
+    )
     assert built.messages[1]["content"] == [CALL]  # sent as captured, even if not offered now
+    assert built.thinking_at == [[], [], []]
+
+
+def test_another_models_message_goes_back_without_its_thinking() -> None:
+    native = ModelMessage("claude-sonnet-5-5")
+    native.blocks.extend([THOUGHT, CALL])
+    built = chat_messages(chat_log(native), {}, set(), **OURS)
+    assert built.messages[1]["content"] == [CALL]
     assert built.thinking_at == [[], [], []]
