@@ -29,7 +29,7 @@ from typing import Any
 
 from bench import machine, percentile
 from bench_hass import async_setup_http, home_assistant
-from soak import BREAKING, HARNESS, Soak, SoakReport, SoakSettings, traced_bytes
+from soak import BREAKING, Soak, SoakReport, SoakSettings, traced_bytes, traced_snapshot
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
@@ -121,7 +121,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
                     started_sampling = True
                     runner.report.lag_s.clear()  # lag after the warm-up, like the rest
                     if args.frames:
-                        baseline = tracemalloc.take_snapshot().filter_traces((*HARNESS, OWN))
+                        baseline = traced_snapshot(OWN)
                 elapsed = now - started
                 if args.frames:
                     memory.append((elapsed, traced_bytes(OWN)))
@@ -141,7 +141,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
             await hass.async_block_till_done()
             growth = []
             if baseline is not None:
-                final = tracemalloc.take_snapshot().filter_traces((*HARNESS, OWN))
+                final = traced_snapshot(OWN)
                 for stat in final.compare_to(baseline, "traceback")[:10]:
                     growth.append(
                         {

@@ -36,6 +36,7 @@ class ScriptedPeer:
     On connect it writes `greeting`; then `hangup` ("close": FIN, "reset": RST) ends the
     connection at once, else each received line (stripped) goes to `answer`, whose
     return value (raw text, line endings included) is written back when not None.
+    A late answer goes through `deferred`, on the connection that carried the line.
     """
 
     def __init__(
@@ -54,6 +55,7 @@ class ScriptedPeer:
         """Set when a client closed its end (EOF or reset)."""
         self._server: asyncio.Server | None = None
         self._writers: list[asyncio.StreamWriter] = []
+        self._answering: asyncio.StreamWriter | None = None
 
     async def __aenter__(self) -> ScriptedPeer:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -74,8 +76,18 @@ class ScriptedPeer:
     def write_all(self, text: str) -> None:
         """Write to every open connection."""
         for writer in self._writers:
-            if not writer.is_closing():
-                writer.write(text.encode())
+            _write_if_open(writer, text)
+
+    def deferred(self, text: str) -> Callable[[], None]:
+        """From `answer`: a function that writes `text`, when called, on this line's connection.
+
+        For a reply that comes late. A device answers on the connection that carried the
+        command; `write_all` would also reach a newer connection, where the old reply can
+        pass for the reply to the command in flight there.
+        """
+        writer = self._answering
+        assert writer is not None, "deferred() is for use inside answer()"
+        return lambda: _write_if_open(writer, text)
 
     def reset_all(self) -> None:
         """Abort every connection with a TCP RST."""
@@ -98,11 +110,21 @@ class ScriptedPeer:
             while line := await reader.readline():
                 text = line.decode().strip()
                 self.received.append(text)
-                if (reply := self.answer(text)) is not None:
+                self._answering = writer
+                try:
+                    reply = self.answer(text)
+                finally:
+                    self._answering = None
+                if reply is not None:
                     writer.write(reply.encode())
         except ConnectionError:
             pass
         self.ended.set()
+
+
+def _write_if_open(writer: asyncio.StreamWriter, text: str) -> None:
+    if not writer.is_closing():
+        writer.write(text.encode())
 
 
 def reset(writer: asyncio.StreamWriter) -> None:

@@ -395,12 +395,17 @@ async def test_quick_disable_and_reenable_resubscribes_without_reconnecting(
 async def test_late_resubscribe_ack_starts_over() -> None:
     """The device revokes Product, then answers its SUBSCRIBE after the command timeout.
 
-    The late ack's id was never registered, so its events would be dropped for good:
-    the session must start over rather than carry on without Product.
+    The late ack comes just before the next SUBSCRIBE's, on the connection that carried
+    it. A session that carried on there would take it for the next SUBSCRIBE's ack and
+    drop the events of the id the device really uses: the session must start over.
+
+    The ack once came from a 0.4 s timer and was written to every connection: under
+    heavy load it reached the reconnected connection while its SUBSCRIBE was in flight,
+    passed for that command's ack and the test timed out (a device answers on the
+    connection that carried the command). Only the unanswered SUBSCRIBE meets a timeout.
     """
     subscribes = [0]
-    timers: list[asyncio.TimerHandle] = []
-    loop = asyncio.get_running_loop()
+    late_ack: list[Callable[[], None]] = []
 
     def answer(line: str) -> str | None:
         if line == "SUBSCRIBE Ds/Product":
@@ -408,18 +413,15 @@ async def test_late_resubscribe_ack_starts_over() -> None:
             n = subscribes[0]
             reply = f'SUBSCRIBE {n}\r\nEVENT {n} 0 ProductRoom "Den {n}" Standby "false"\r\n'
             if n == 2:
-                timers.append(loop.call_later(0.4, peer.write_all, reply))
+                late_ack.append(peer.deferred(reply))
                 return None
+            if n == 3:
+                late_ack[0]()
             return reply
         return product_only()(line)
 
     async with ScriptedPeer(answer) as peer:
-        device = LinnDevice(
-            "127.0.0.1",
-            peer.port,
-            **{**FAST, "action_timeout": 0.2},
-            services=(Service.PRODUCT,),
-        )
+        device = LinnDevice("127.0.0.1", peer.port, **FAST, services=(Service.PRODUCT,))
         await device.connect()
         try:
             peer.write_all(f"UNSUBSCRIBE 1\r\nBYEBYE Ds {PEER_UDN}\r\nALIVE Ds {PEER_UDN}\r\n")
@@ -427,9 +429,8 @@ async def test_late_resubscribe_ack_starts_over() -> None:
             await wait_for(lambda: device.available and device.state.product.room == "Den 3")
             peer.write_all('EVENT 3 1 ProductRoom "Back"\r\n')
             await wait_for(lambda: device.state.product.room == "Back")
+            assert peer.connections == 2
         finally:
-            for timer in timers:
-                timer.cancel()
             await device.close()
 
 
@@ -453,7 +454,7 @@ async def test_alive_during_a_slow_resubscribe_does_not_collide() -> None:
             reply = f'SUBSCRIBE {n}\r\nEVENT {n} 0 ProductRoom "Den {n}"\r\n'
             if n == 1:
                 return reply
-            loop.call_later(0.2, peer.write_all, reply)
+            loop.call_later(0.2, peer.deferred(reply))
             return None
         return product_only()(line)
 
