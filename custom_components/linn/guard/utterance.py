@@ -271,7 +271,181 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
             "vergessen",
         }
     ),
+    # the kinds below are other APIs' (Home Assistant's intent tools): the adapter maps them
+    "turn_on": frozenset(
+        {
+            "on",
+            "open",
+            "lock",
+            "activate",
+            "enable",
+            "an",
+            "ein",
+            "einschalten",
+            "anschalten",
+            "anmachen",
+            "öffne",
+            "öffnen",
+            "abschließen",
+            "schließ",
+            "verriegle",
+            "verriegeln",
+            "aktiviere",
+            "aktivieren",
+        }
+    ),
+    "turn_off": frozenset(
+        {
+            "off",
+            "close",
+            "shut",
+            "unlock",
+            "deactivate",
+            "disable",
+            "aus",
+            "ausschalten",
+            "ausmachen",
+            "abschalten",
+            "schließe",
+            "schließen",
+            "zumachen",
+            "entriegle",
+            "entriegeln",
+            "aufschließen",
+            "deaktiviere",
+            "deaktivieren",
+        }
+    ),
+    "position": frozenset(
+        {
+            "position",
+            "open",
+            "close",
+            "raise",
+            "lower",
+            "halfway",
+            "percent",
+            "öffne",
+            "schließe",
+            "hoch",
+            "runter",
+            "fahre",
+            "fahr",
+            "halb",
+            "prozent",
+        }
+    ),
+    "light": frozenset(
+        {
+            "brightness",
+            "bright",
+            "brighter",
+            "dim",
+            "dimmer",
+            "colour",
+            "color",
+            "set",
+            "make",
+            "helligkeit",
+            "hell",
+            "heller",
+            "dunkler",
+            "dimme",
+            "dimmen",
+            "farbe",
+            "stelle",
+            "stell",
+            "setze",
+            "mach",
+        }
+    ),
+    "climate": frozenset(
+        {
+            "temperature",
+            "degrees",
+            "warmer",
+            "cooler",
+            "heat",
+            "heating",
+            "set",
+            "temperatur",
+            "grad",
+            "wärmer",
+            "kälter",
+            "heizung",
+            "stelle",
+            "stell",
+        }
+    ),
+    "fan": frozenset(
+        {"speed", "faster", "slower", "geschwindigkeit", "stufe", "schneller", "langsamer"}
+    ),
+    "humidity": frozenset(
+        {"humidity", "mode", "luftfeuchtigkeit", "feuchtigkeit", "modus", "luftfeuchte"}
+    ),
+    "timer": frozenset(
+        {"timer", "timers", "countdown", "wecker", "kurzzeitwecker", "weckers", "timern"}
+    ),
+    "clean": frozenset(
+        {
+            "vacuum",
+            "clean",
+            "hoover",
+            "dock",
+            "base",
+            "mow",
+            "mowing",
+            "staubsauger",
+            "sauge",
+            "saugen",
+            "reinige",
+            "reinigen",
+            "basis",
+            "station",
+            "mähen",
+            "mähe",
+        }
+    ),
+    "list": frozenset(
+        {
+            "add",
+            "remove",
+            "complete",
+            "done",
+            "tick",
+            "check",
+            "hinzufügen",
+            "füge",
+            "entferne",
+            "entfernen",
+            "streiche",
+            "erledigt",
+            "abhaken",
+            "hake",
+        }
+    ),
 }
+
+
+def _words_of(text: str) -> str:
+    """Casefolded whole words, space-separated, with a space at either end."""
+    return " " + " ".join(_WORDS.sub(" ", text.casefold().translate(_APOSTROPHES)).split()) + " "
+
+
+def utterance_names(utterance: str | None, terms: Iterable[str]) -> bool:
+    """True when the user's own words name every one of these targets, and there is one.
+
+    A target is a phrase (an entity's name, an area, a list item): it must appear as whole
+    words, case-insensitive. "Turn it off" names nothing, so a call whose target came from
+    device text does not pass.
+    """
+    if not utterance:
+        return False
+    phrases = [_words_of(term).strip() for term in terms]
+    if not phrases or not all(phrases):
+        return False
+    text = _words_of(utterance)
+    return all(f" {phrase} " in text for phrase in phrases)
 
 
 def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable[str] = ()) -> bool:
