@@ -46,7 +46,7 @@ from .replies import Say, say
 from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
 from .thinking_notice import warn_if_not_applied
-from .thinking_params import thinking_params
+from .thinking_params import EFFORT_OFF, thinking_params, too_few_tokens_for_thinking
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
 from .usage import BudgetExceeded, exceeded_budget
 
@@ -205,6 +205,10 @@ class AssistantTurn:
 
     def _thinking_params(self, capabilities: ModelCapabilities) -> dict[str, Any]:
         effort = option(self.options, CONF_THINKING_EFFORT)
+        if too_few_tokens_for_thinking(effort, option(self.options, CONF_MAX_TOKENS)):
+            # stored before the options form required room for thinking: the small output
+            # limit the user chose wins, since thinking would use it up before any reply
+            effort = EFFORT_OFF
         warn_if_not_applied(self.runtime, self.entry.title, capabilities, effort)
         return thinking_params(capabilities, effort)
 

@@ -22,6 +22,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import (
     CONF_INSTRUCTIONS,
     CONF_LLM_APIS,
+    CONF_MAX_TOKENS,
     CONF_MODEL,
     CONF_THINKING_EFFORT,
     DEFAULT_OPTIONS,
@@ -166,7 +167,18 @@ async def test_a_conversation_whose_record_was_evicted_drops_its_earlier_thinkin
 
 
 @pytest.mark.parametrize(
-    "assistant_options", [{**DEFAULT_OPTIONS, CONF_MODEL: THINKING, CONF_THINKING_EFFORT: "off"}]
+    "assistant_options",
+    [
+        {**DEFAULT_OPTIONS, CONF_MODEL: THINKING, CONF_THINKING_EFFORT: "off"},
+        # a small output limit stored before the form required room for thinking
+        {
+            **DEFAULT_OPTIONS,
+            CONF_MODEL: THINKING,
+            CONF_THINKING_EFFORT: "low",
+            CONF_MAX_TOKENS: 256,
+        },
+    ],
+    ids=["off", "too-few-tokens"],
 )
 @pytest.mark.usefixtures("assistant")
 async def test_effort_off_disables_thinking(
