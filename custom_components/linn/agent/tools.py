@@ -34,7 +34,6 @@ from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
-from .intent_actions import intent_action
 from .memory import async_get_memory
 from .memory_tools import ForgetTool, RememberTool
 
@@ -128,22 +127,15 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
     GetLiveContext and GetDateTime are): a read runs at once or, under *deny*, not at
     all, because confirming a read protects nothing. A tool that declares nothing is
     taken to change something, as Home Assistant's own defaults take it.
-
-    Home Assistant's own intent tools (intent_actions.py) carry a kind of action and
-    the arguments naming their targets, so after device text was read one still runs
-    when the user's words ask for it and name what it changes; any other tool has no
-    action kind and is refused then.
     """
     spec = runtime.guard.specs.get(guard_name)
     if spec is None:
         read_only = tool.annotations.read_only or tool.name == ASK_USER
         foreign = guard_name.startswith(FOREIGN_PREFIX)
-        intent = intent_action(tool) if foreign else None
         spec = ToolSpec(
             guard_name,
             Access.READ if read_only else Access.CONTROL,
-            action=intent.action if intent is not None else None,
-            target_fields=intent.targets if intent is not None else frozenset(),
+            action=None,
             reads_untrusted=tool.name != ASK_USER,
             timeout=FOREIGN_TIMEOUT,
             policy_name=OTHER_API_TOOLS if foreign else None,
@@ -203,14 +195,8 @@ class _SchemaHandler:
         return ()
 
     def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
-        """The volume an intent tool sets (0-100), which must follow the user's words."""
-        intent = intent_action(self.tool) if self.run else None
-        if intent is None or intent.volume_field is None:
-            return RiskFacts()
-        volume = arguments.get(intent.volume_field)
-        if isinstance(volume, bool) or not isinstance(volume, int | float):
-            return RiskFacts()
-        return RiskFacts(volume_target=round(volume))
+        """No volume facts."""
+        return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
         """No names to match."""

@@ -30,13 +30,7 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import AgentSettings, PlayerSettings
 from .untrusted import clean_text
-from .utterance import (
-    Answer,
-    match_answer,
-    utterance_allows_volume,
-    utterance_asks_for,
-    utterance_names,
-)
+from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -57,7 +51,6 @@ MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
 MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
-MSG_NOT_NAMED = "Denied: device text was read this turn and the user did not name what this changes"
 MSG_NOT_THIS_VOLUME = (
     "Denied: device text was read this turn and the user did not ask for this volume"
 )
@@ -434,27 +427,19 @@ class Guard:
         request raised by device text is the approval flood an attacker wants. Neither
         becomes a pending request; the user can ask again in a turn of their own. A volume
         must also follow the user's words: a number they said, or the direction they
-        asked for. A tool with target fields (Home Assistant's intent tools) must also
-        have every target it names (an entity, an area) named in the user's words.
+        asked for.
         """
         if not self.is_tainted(call.caller, call.turn):
             return None
-        utterance = call.turn.utterance
-        if spec.target_fields:
-            # the action words alone, and the user must name every target the call gives
-            if not utterance_asks_for(utterance, spec.action or ""):
-                return MSG_NOT_ASKED
-            if not utterance_names(utterance, _target_terms(spec, arguments)):
-                return MSG_NOT_NAMED
-        elif not utterance_asks_for(
-            utterance, spec.action or "", handler.utterance_terms(arguments)
+        if not utterance_asks_for(
+            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
         ):
             return MSG_NOT_ASKED
         if policy is not Policy.ALLOW:
             return MSG_ASK_AGAIN
         facts = handler.risk_facts(arguments)
         if facts.volume_target is not None and not utterance_allows_volume(
-            utterance, facts.volume_target, facts.volume_current
+            call.turn.utterance, facts.volume_target, facts.volume_current
         ):
             # "turn it down" must not become the text's "set the volume to 48"
             return MSG_NOT_THIS_VOLUME
@@ -762,16 +747,6 @@ class Guard:
         for listener in list(self.change_listeners):
             listener()
         return GuardResult(outcome, data or {}, record, request_id, code)
-
-
-def _target_terms(spec: ToolSpec, arguments: Mapping[str, Any]) -> list[str]:
-    """The targets a call names in its target fields (blank ones are not given)."""
-    terms: list[str] = []
-    for name in sorted(spec.target_fields):
-        value = arguments.get(name)
-        values = value if isinstance(value, list) else [value]
-        terms.extend(str(item) for item in values if item is not None and str(item).strip())
-    return terms
 
 
 def _pending_message(request: PendingRequest) -> str:

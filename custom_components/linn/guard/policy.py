@@ -19,10 +19,6 @@ class ToolSpec:
     access: Access
     action: str | None = None
     """The kind of action a user's words must ask for (utterance.ACTION_WORDS); None: read."""
-    target_fields: frozenset[str] = frozenset()
-    """Arguments naming what the call changes (an entity's name, an area). When set, after
-    device text was read the user's own words must ask for the action AND name every one of
-    these the call gives (at least one): a target from the text cannot pass."""
     reads_untrusted: bool = False
     """Its result carries device or media text: the turn is tainted afterwards."""
     timeout: float = 3.0
