@@ -118,9 +118,11 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
     """The guard's spec of a tool it does not know in advance (registered on first use).
 
     Reads need read access; anything else control. Their results may carry device text,
-    so each marks the turn tainted. Other APIs' tools share one policy (the assistant's
-    "Tools of other APIs"), and none can be approved by an admin (the approval actions
-    run only Linn tools).
+    so each marks the turn tainted; a change of another API is refused after such text was
+    read anywhere in the conversation, since it stays in the model's context and nothing
+    like a streamer's soft limit stands behind these tools. Other APIs' tools share one
+    policy (the assistant's "Tools of other APIs"), and none can be approved by an admin
+    (the approval actions run only Linn tools).
 
     A read is what the other API itself marks read-only (`ToolAnnotations.read_only`,
     set in that integration's code, never by the model; Home Assistant's
@@ -140,6 +142,7 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
             timeout=FOREIGN_TIMEOUT,
             policy_name=OTHER_API_TOOLS if foreign else None,
             approvable=not foreign,
+            conversation_taint=foreign,
         )
         runtime.guard.specs[guard_name] = spec
     return spec

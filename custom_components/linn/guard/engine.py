@@ -429,7 +429,10 @@ class Guard:
         must also follow the user's words: a number they said, or the direction they
         asked for.
         """
-        if not self.is_tainted(call.caller, call.turn):
+        tainted = self.is_tainted(call.caller, call.turn) or (
+            spec.conversation_taint and self.conversation_read_untrusted(call.caller, call.turn)
+        )
+        if not tainted:
             return None
         if not utterance_asks_for(
             call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
