@@ -90,3 +90,14 @@ async def test_a_tool_no_admin_can_approve_is_refused_where_an_admin_would_be_as
     assert player.calls == []
     assert guard.pending.open_requests() == []
     assert "no administrator can approve this tool" in guard.audit.records[-1].reason
+
+
+async def test_a_yes_does_not_run_a_tool_turned_off_while_it_waited(clock: FakeClock) -> None:
+    guard = _guard(clock, Policy.CONFIRM)
+    player = Player()
+    assert await _call(guard, TURN_ON, player, Turn("c1", 1, "turn on the lamp")) is Outcome.PENDING
+    denied = AgentSettings(policies={OTHER_API_TOOLS: Policy.DENY})
+    guard.agent_settings_for = lambda agent_id: denied if agent_id == AGENT else None
+    assert await _call(guard, TURN_ON, player, Turn("c1", 2, "yes")) is Outcome.DENIED
+    assert player.calls == []
+    assert guard.audit.records[-1].reason.startswith("Denied: this action is turned off")

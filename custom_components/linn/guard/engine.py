@@ -264,6 +264,8 @@ class Guard:
             answered = self._answer_pending(attempt, call)
             if isinstance(answered, GuardResult):
                 return answered
+            if answered is not None and self._turned_off(spec, call, attempt):
+                return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
             if answered is None:
                 policy = self._decide(spec, handler, arguments, call, attempt)
                 if policy is Policy.DENY:
@@ -281,7 +283,7 @@ class Guard:
             request_id = answered.request_id if answered is not None else None
             result = await self._execute(attempt, handler, arguments, success, request_id)
         else:
-            if self._read_turned_off(spec, call, attempt):
+            if self._turned_off(spec, call, attempt):
                 return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
             result = await self._execute(attempt, handler, arguments, Outcome.ALLOWED, None)
         if key is not None:
@@ -307,8 +309,12 @@ class Guard:
             return MSG_NO_READ
         return None
 
-    def _read_turned_off(self, spec: ToolSpec, call: ToolCall, attempt: _Attempt) -> bool:
-        """A read runs at once unless a policy (a player's or the agent's) denies it."""
+    def _turned_off(self, spec: ToolSpec, call: ToolCall, attempt: _Attempt) -> bool:
+        """A policy (a player's or the agent's) denies the tool now.
+
+        A read runs at once unless this holds; a confirmed change is checked again, since
+        the owner may have turned the tool off while it waited for the user's yes.
+        """
         settings = self.settings(attempt.entity_ids, call.caller.agent_id)
         if settings is not None:
             return settings.policy(spec.policy_key) is Policy.DENY
