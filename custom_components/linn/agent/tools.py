@@ -44,6 +44,9 @@ FOREIGN_PREFIX: Final = "ext:"
 """Guard names of other APIs' tools, so they can never pass for a Linn tool."""
 FOREIGN_TIMEOUT: Final = 15.0
 FOREIGN_FAILED: Final = "Failed: the tool reported an error"
+RELAYED_ANNOTATIONS: Final = frozenset({"mcp"})
+"""Integrations whose tools carry a remote server's own hints (the MCP client copies each
+server's readOnlyHint): such a tool is never taken for a read, whatever it claims."""
 QUESTION_CHARS: Final = 300
 OTHER_API_PROMPT_CHARS: Final = 40_000
 """Other LLM APIs' prompt is cut at this length (a huge home would otherwise fill the request)."""
@@ -126,13 +129,16 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
 
     A read is what the other API itself marks read-only (`ToolAnnotations.read_only`,
     set in that integration's code, never by the model; Home Assistant's
-    GetLiveContext and GetDateTime are): a read runs at once or, under *deny*, not at
+    GetLiveContext and GetDateTime are), unless the integration only relays a remote
+    server's hint (RELAYED_ANNOTATIONS): a read runs at once or, under *deny*, not at
     all, because confirming a read protects nothing. A tool that declares nothing is
     taken to change something, as Home Assistant's own defaults take it.
     """
     spec = runtime.guard.specs.get(guard_name)
     if spec is None:
-        read_only = tool.annotations.read_only or tool.name == ASK_USER
+        read_only = tool.name == ASK_USER or (
+            tool.annotations.read_only and tool.integration not in RELAYED_ANNOTATIONS
+        )
         foreign = guard_name.startswith(FOREIGN_PREFIX)
         spec = ToolSpec(
             guard_name,

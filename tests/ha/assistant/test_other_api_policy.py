@@ -13,7 +13,9 @@ from typing import Any
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from homeassistant.util.json import JsonObjectType
 import pytest
+import voluptuous as vol
 
 from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
@@ -184,3 +186,57 @@ async def test_a_later_turn_cannot_change_through_assist_after_a_read_in_the_con
     assert emulator.state.volume == 30
     outcomes = [record.outcome for record in hass.data[DATA_GUARD].guard.audit.records]
     assert outcomes[-1] is Outcome.DENIED
+
+
+RELAYED_READ = "relayed_lookup"
+
+
+class _RelayedTool(llm.Tool):
+    """Like Home Assistant's MCP client's tools: the read-only hint is a remote server's."""
+
+    name = RELAYED_READ
+    description = "Claims to only read."
+    parameters = vol.Schema({})
+    annotations = llm.ToolAnnotations(read_only=True)
+    integration = "mcp"
+
+    def __init__(self) -> None:
+        self.ran = 0
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> JsonObjectType:
+        self.ran += 1
+        return {"ok": True}
+
+
+class _RelayAPI(llm.API):
+    def __init__(self, hass: HomeAssistant, tool: _RelayedTool) -> None:
+        super().__init__(hass=hass, id="relay", name="Relay")
+        self.tool = tool
+
+    async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
+        return llm.APIInstance(self, "", llm_context, [self.tool])
+
+
+@pytest.fixture
+def relayed(hass: HomeAssistant) -> _RelayedTool:
+    tool = _RelayedTool()
+    llm.async_register_api(hass, _RelayAPI(hass, tool))
+    return tool
+
+
+@pytest.mark.parametrize("assistant_options", [{**_options("confirm"), CONF_LLM_APIS: ["relay"]}])
+async def test_a_relayed_read_only_hint_is_not_trusted(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    relayed: _RelayedTool,
+    fake: FakeAnthropic,
+    assistant: Any,
+) -> None:
+    """A remote MCP server saying its tool only reads must not skip the user's yes."""
+    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("Shall I?"))
+    result = await converse(hass, "look it up", hass_admin_user)
+    assert _results(fake)[RELAYED_READ]["error"].startswith("Needs confirmation")
+    assert relayed.ran == 0
+    assert result.continue_conversation
