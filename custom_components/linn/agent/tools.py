@@ -118,7 +118,7 @@ class ForeignTool(llm.Tool):
 
 
 def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpec:
-    """The guard's spec of a tool it does not know in advance (registered on first use).
+    """The guard's spec of a tool it does not know in advance (registered on use).
 
     Reads need read access; anything else control. Their results may carry device text,
     so each marks the turn tainted; a change of another API is refused after such text was
@@ -134,22 +134,23 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
     all, because confirming a read protects nothing. A tool that declares nothing is
     taken to change something, as Home Assistant's own defaults take it.
     """
-    spec = runtime.guard.specs.get(guard_name)
-    if spec is None:
-        read_only = tool.name == ASK_USER or (
-            tool.annotations.read_only and tool.integration not in RELAYED_ANNOTATIONS
-        )
-        foreign = guard_name.startswith(FOREIGN_PREFIX)
-        spec = ToolSpec(
-            guard_name,
-            Access.READ if read_only else Access.CONTROL,
-            action=None,
-            reads_untrusted=tool.name != ASK_USER,
-            timeout=FOREIGN_TIMEOUT,
-            policy_name=OTHER_API_TOOLS if foreign else None,
-            approvable=not foreign,
-            conversation_taint=foreign,
-        )
+    read_only = tool.name == ASK_USER or (
+        tool.annotations.read_only and tool.integration not in RELAYED_ANNOTATIONS
+    )
+    foreign = guard_name.startswith(FOREIGN_PREFIX)
+    spec = ToolSpec(
+        guard_name,
+        Access.READ if read_only else Access.CONTROL,
+        action=None,
+        reads_untrusted=tool.name != ASK_USER,
+        timeout=FOREIGN_TIMEOUT,
+        policy_name=OTHER_API_TOOLS if foreign else None,
+        approvable=not foreign,
+        conversation_taint=foreign,
+    )
+    # made from this tool each time: another API's tool of the same name must not inherit
+    # the spec (a read's) of the tool first seen under it
+    if runtime.guard.specs.get(guard_name) != spec:
         runtime.guard.specs[guard_name] = spec
     return spec
 

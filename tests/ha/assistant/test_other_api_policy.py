@@ -211,8 +211,8 @@ class _RelayedTool(llm.Tool):
 
 
 class _RelayAPI(llm.API):
-    def __init__(self, hass: HomeAssistant, tool: _RelayedTool) -> None:
-        super().__init__(hass=hass, id="relay", name="Relay")
+    def __init__(self, hass: HomeAssistant, tool: _RelayedTool, api_id: str = "relay") -> None:
+        super().__init__(hass=hass, id=api_id, name=api_id.title())
         self.tool = tool
 
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
@@ -240,3 +240,31 @@ async def test_a_relayed_read_only_hint_is_not_trusted(
     assert _results(fake)[RELAYED_READ]["error"].startswith("Needs confirmation")
     assert relayed.ran == 0
     assert result.continue_conversation
+
+
+class _TrustedRead(_RelayedTool):
+    """A read an integration declares in its own code, under the relayed tool's name."""
+
+    integration = "homeassistant"
+
+
+@pytest.mark.parametrize("assistant_options", [{**_options("confirm"), CONF_LLM_APIS: ["trusted"]}])
+async def test_a_tool_does_not_inherit_the_read_of_another_by_the_same_name(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    relayed: _RelayedTool,
+    fake: FakeAnthropic,
+    assistant: Any,
+) -> None:
+    trusted = _TrustedRead()
+    llm.async_register_api(hass, _RelayAPI(hass, trusted, "trusted"))
+    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("Found it."))
+    await converse(hass, "look it up", hass_admin_user)
+    assert trusted.ran == 1  # a read: at once, even under confirm
+    hass.config_entries.async_update_entry(
+        assistant, options={**assistant.options, CONF_LLM_APIS: ["relay"]}
+    )
+    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("Shall I?"))
+    await converse(hass, "look it up again", hass_admin_user)
+    assert _results(fake, 3)[RELAYED_READ]["error"].startswith("Needs confirmation")
+    assert relayed.ran == 0
