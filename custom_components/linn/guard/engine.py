@@ -186,6 +186,8 @@ class Guard:
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
         self._taint_sweep_at = 64
         self._tainted_conversations: dict[str, float] = {}
+        self._conversations_that_read: dict[str, float] = {}
+        """Conversations in which a read (not a change's result) brought in device text."""
         self.unknown_tool_calls = 0
         self.attempts = 0
         self.pending_listeners: list[PendingListener] = []
@@ -436,7 +438,7 @@ class Guard:
         asked for.
         """
         tainted = self.is_tainted(call.caller, call.turn) or (
-            spec.conversation_taint and self.conversation_read_untrusted(call.caller, call.turn)
+            spec.conversation_taint and self._conversation_read_text(call.turn)
         )
         if not tainted:
             return None
@@ -664,7 +666,7 @@ class Guard:
             return self._finish(attempt, Outcome.FAILED, MSG_FAILED, request_id=request_id)
         self.breaker.success(breaker_key)
         if spec.reads_untrusted:
-            self._mark_tainted(attempt.caller, attempt.turn)
+            self._mark_tainted(attempt.caller, attempt.turn, read=not spec.changes_state)
         return self._finish(attempt, success, None, data=data, request_id=request_id)
 
     async def _reread(
@@ -681,21 +683,25 @@ class Guard:
     def _taint_key(self, caller: Caller, turn: Turn) -> tuple[str | None, str | None]:
         return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
 
-    def _mark_tainted(self, caller: Caller, turn: Turn) -> None:
+    def _mark_tainted(self, caller: Caller, turn: Turn, *, read: bool) -> None:
         now = self.clock().timestamp()
         if len(self._taint) > self._taint_sweep_at:
             self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
             self._taint_sweep_at = max(64, 2 * len(self._taint))
         self._taint[self._taint_key(caller, turn)] = (turn.index, now)
         if turn.conversation_id is not None:
-            self._tainted_conversations[turn.conversation_id] = now
-            stale = [
-                key
-                for key, at in self._tainted_conversations.items()
-                if now - at > CONVERSATION_TAINT_SECONDS
-            ]
-            for key in stale:
-                del self._tainted_conversations[key]
+            marks = [self._tainted_conversations]
+            if read:
+                marks.append(self._conversations_that_read)
+            for conversations in marks:
+                conversations[turn.conversation_id] = now
+                stale = [
+                    key
+                    for key, at in conversations.items()
+                    if now - at > CONVERSATION_TAINT_SECONDS
+                ]
+                for key in stale:
+                    del conversations[key]
 
     @property
     def tainted_conversations(self) -> int:
@@ -707,6 +713,14 @@ class Guard:
         if turn.conversation_id is None:
             return self.is_tainted(caller, turn)
         return turn.conversation_id in self._tainted_conversations
+
+    def _conversation_read_text(self, turn: Turn) -> bool:
+        """True when a read in any turn of this conversation brought in device text.
+
+        A change's result (another API's intent response: names, not titles) taints only
+        its own turn, so "turn on the kitchen light" does not block the next request.
+        """
+        return turn.conversation_id in self._conversations_that_read
 
     def is_tainted(self, caller: Caller, turn: Turn) -> bool:
         """True when this turn (or, without a conversation, the last minutes) read device text."""

@@ -35,9 +35,10 @@ class ToolSpec:
     """False: no administrator's approval can run it (the approval actions know only the
     Linn tools), so where the guard would ask an admin, it refuses instead."""
     conversation_taint: bool = False
-    """A change refused after untrusted text was read anywhere in the conversation, not only
-    in this turn: that text stays in the model's context for later turns, and a tool with no
-    soft limit or per-player settings (another API's) has nothing else to stop it."""
+    """A change refused after a read brought untrusted text in anywhere in the conversation,
+    not only in this turn: that text stays in the model's context for later turns, and a
+    tool with no soft limit or per-player settings (another API's) has nothing else to stop
+    it."""
 
     @property
     def changes_state(self) -> bool:

@@ -188,6 +188,25 @@ async def test_a_later_turn_cannot_change_through_assist_after_a_read_in_the_con
     assert outcomes[-1] is Outcome.DENIED
 
 
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [_options(None)])
+async def test_a_change_through_assist_does_not_block_the_next_turns(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """A change's result (an intent response) is not a read of device text: the next turn
+    of the same conversation may change again."""
+    _set_volume_25(fake, "Done.")
+    first = await converse(hass, "living room volume 25", hass_admin_user)
+    await wait_for(lambda: emulator.state.volume == 25)
+    fake.script(
+        Reply(tool_uses=(ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 20}),)),
+        Reply("Done."),
+    )
+    await converse(hass, "now 20", hass_admin_user, first.conversation_id)
+    assert _results(fake, 3)[SET_VOLUME]["is_error"] is False
+    await wait_for(lambda: emulator.state.volume == 20)
+
+
 RELAYED_READ = "relayed_lookup"
 
 
