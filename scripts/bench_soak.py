@@ -94,6 +94,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
                 action_bound=ACTION_TIMEOUT + 2.5,
                 tool_bound=7.0,
                 slow_delay=ACTION_TIMEOUT / 2,
+                reply_timeout=ACTION_TIMEOUT,
             ),
         )
         runner.start()
