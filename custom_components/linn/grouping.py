@@ -11,6 +11,7 @@ from homeassistant.helpers import entity_registry as er
 
 from .agent.const import is_assistant_data
 from .const import DOMAIN
+from .entity_entries import async_entry_of_entity
 from .lpec import LinnDevice
 from .udn import normalize_udn
 
@@ -36,10 +37,7 @@ def _entity_id(hass: HomeAssistant, device: LinnDevice) -> str | None:
 @callback
 def async_device_for_entity(hass: HomeAssistant, entity_id: str) -> LinnDevice | None:
     """The LinnDevice behind a media_player entity id, if it is one of ours and loaded."""
-    entry = er.async_get(hass).async_get(entity_id)
-    if entry is None or entry.platform != DOMAIN or entry.config_entry_id is None:
-        return None
-    config_entry = hass.config_entries.async_get_entry(entry.config_entry_id)
+    config_entry = async_entry_of_entity(hass, entity_id)
     if config_entry is None or config_entry.state is not ConfigEntryState.LOADED:
         return None
     device: LinnDevice = config_entry.runtime_data

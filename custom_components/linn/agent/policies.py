@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import entity_registry as er
 
-from ..const import DOMAIN
+from ..entity_entries import async_entry_of_entity
 from ..guard import AgentSettings
 from ..guard.engine import AgentSettingsLookup
 from ..guard_options import agent_settings
@@ -22,10 +21,7 @@ from .const import is_assistant_data
 @callback
 def async_assistant_entry(hass: HomeAssistant, agent_id: str) -> ConfigEntry | None:
     """The assistant entry whose conversation entity has this id (None: another agent)."""
-    entity = er.async_get(hass).async_get(agent_id)
-    if entity is None or entity.platform != DOMAIN or entity.config_entry_id is None:
-        return None
-    entry = hass.config_entries.async_get_entry(entity.config_entry_id)
+    entry = async_entry_of_entity(hass, agent_id)
     if entry is None or not is_assistant_data(entry.data):
         return None
     return entry
