@@ -34,6 +34,7 @@ from typing import Any, Self
 from aiohttp import web
 
 from .cache_floors import min_cacheable_tokens
+from .canonical import canonical, without_cache_control
 from .models import model_info
 from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
 from .thinking import ThinkingRules
@@ -49,7 +50,7 @@ CHARS_PER_TOKEN = 4
 
 def estimate_tokens(value: Any) -> int:
     """Tokens of a JSON value, estimated from its canonical size."""
-    return math.ceil(len(_canonical(value)) / CHARS_PER_TOKEN)
+    return math.ceil(len(canonical(value)) / CHARS_PER_TOKEN)
 
 
 def prompt_tokens(body: dict[str, Any]) -> tuple[int, int]:
@@ -59,7 +60,7 @@ def prompt_tokens(body: dict[str, Any]) -> tuple[int, int]:
     marker; 0 when nothing is marked.
     """
     items = _prompt_items(body)
-    total = estimate_tokens(_strip_cache_control(items))
+    total = estimate_tokens(without_cache_control(items))
     prefix = cache_prefix(body)
     return total, estimate_tokens(prefix) if prefix is not None else 0
 
@@ -74,12 +75,12 @@ def cache_prefixes(body: dict[str, Any]) -> list[list[Any]]:
     """The prompt items up to each `cache_control` marker (markers removed), shortest first."""
     items = _prompt_items(body)
     marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
-    return [_strip_cache_control(items[: i + 1]) for i in marked]
+    return [without_cache_control(items[: i + 1]) for i in marked]
 
 
 def prefix_key(model: Any, prefix: list[Any]) -> str:
     """What the cache is keyed on: the model and the prefix's content."""
-    return hashlib.sha256((str(model) + _canonical(prefix)).encode()).hexdigest()
+    return hashlib.sha256((str(model) + canonical(prefix)).encode()).hexdigest()
 
 
 LOOKBACK_BLOCKS = 20
@@ -94,7 +95,7 @@ def simulate_cache(body: dict[str, Any], cache: set[str], floor: int) -> tuple[i
     marker moved on); the rest up to the last marker is written. Prefixes shorter than
     `floor` tokens are not cached.
     """
-    items = _strip_cache_control(_prompt_items(body))
+    items = without_cache_control(_prompt_items(body))
     total = estimate_tokens(items)
     model = body.get("model")
     marked = [i for i, item in enumerate(_prompt_items(body)) if _has_cache_control(item)]
@@ -112,18 +113,6 @@ def simulate_cache(body: dict[str, Any], cache: set[str], floor: int) -> tuple[i
     last = written[-1][1]
     cache.update(key for key, _n in written)
     return max(0, total - last), read, max(0, last - read)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _strip_cache_control(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_cache_control(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [_strip_cache_control(v) for v in value]
-    return value
 
 
 def _prompt_items(body: dict[str, Any]) -> list[Any]:

@@ -28,9 +28,9 @@ import base64
 from dataclasses import dataclass
 import hashlib
 import itertools
-import json
 from typing import Any, Final
 
+from .canonical import canonical, without_cache_control
 from .models import (
     ADAPTIVE_FAMILIES,
     BUDGETED_FAMILIES,
@@ -60,17 +60,8 @@ BOUND_ELSEWHERE: Final = (
 )
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _strip(value: Any) -> Any:
-    """Without cache markers and null fields (a client's SDK may send its defaults as null)."""
-    if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items() if k != "cache_control" and v is not None}
-    if isinstance(value, list):
-        return [_strip(v) for v in value]
-    return value
+    return without_cache_control(value, drop_nulls=True)
 
 
 def _invalid(message: str) -> ApiError:
@@ -147,7 +138,7 @@ class ThinkingRules:
         """Remember a produced message, so its echo can be checked later."""
         thought = any(block["type"] in THINKING_TYPES for block in content)
         messages = len(body.get("messages", []))
-        produced = _Produced(_prefix(body, messages), _canonical(_strip(content)), thought)
+        produced = _Produced(_prefix(body, messages), canonical(_strip(content)), thought)
         for block in content:
             if block["type"] in THINKING_TYPES:
                 self._by_key[_key(block)] = produced
@@ -201,7 +192,7 @@ class ThinkingRules:
                 if block.get("type") not in THINKING_TYPES:
                     continue
                 produced = self._by_key.get(_key(block))
-                if produced is None or _canonical(_strip(blocks)) != produced.content:
+                if produced is None or canonical(_strip(blocks)) != produced.content:
                     return _invalid(INVALID_SIGNATURE.format(i=i, j=j))
                 if _prefix(body, i) != produced.prefix:
                     return _invalid(BOUND_ELSEWHERE.format(i=i, j=j))
@@ -237,4 +228,4 @@ def _prefix(body: dict[str, Any], messages_before: int) -> str:
         body.get("system") or [],
         (body.get("messages") or [])[:messages_before],
     ]
-    return hashlib.sha256(_canonical(_strip(before)).encode()).hexdigest()
+    return hashlib.sha256(canonical(_strip(before)).encode()).hexdigest()
