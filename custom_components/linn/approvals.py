@@ -49,8 +49,8 @@ EVENT_RESOLVED: Final = "linn_approval_resolved"
 EVENT_MOBILE_ACTION: Final = "mobile_app_notification_action"
 SIGNAL_GUARD_CHANGED: Final = "linn_guard_changed"
 EXPIRY_CHECK: Final = timedelta(seconds=10)
-HASH_CHARS: Final = 12
-_ACTION = re.compile(r"^LINN_(APPROVE|DENY)_([A-Z0-9]{2,8})_([0-9a-f]{12})$")
+_ACTION = re.compile(r"^LINN_(APPROVE|DENY)_([A-Z0-9]{2,8})_([0-9a-f]{32})$")
+"""A phone's answer: the verb, the request id and the request's secret (see PendingRequest)."""
 _STARTED: HassKey[bool] = HassKey(f"{DOMAIN}_approvals_started")
 
 SERVICE_SCHEMA = probatio.Schema(
@@ -119,11 +119,11 @@ def _async_register(hass: HomeAssistant) -> None:
         match = _ACTION.match(str(event.data.get("action", "")))
         if match is None:
             return
-        verb, request_id, hash_prefix = match.groups()
+        verb, request_id, secret = match.groups()
         approver = await async_caller(hass, event.context)
         result = await async_decide(
             hass, request_id, approve=verb == "APPROVE", approver=approver,
-            expected_hash=hash_prefix,
+            secret=secret,
         )  # fmt: skip
         if (result.error and result.outcome is not Outcome.DENIED) or result.code is not None:
             _LOGGER.warning(
@@ -157,7 +157,7 @@ async def async_decide(
     approve: bool,
     approver: Caller,
     arguments: dict[str, Any] | None = None,
-    expected_hash: str | None = None,
+    secret: str | None = None,
 ) -> GuardResult:
     """Approve or deny one request through the guard (which audits every attempt)."""
     runtime = hass.data[DATA_GUARD]
@@ -176,7 +176,7 @@ async def async_decide(
         requester=requester,
         handler=handler,
         arguments=arguments,
-        expected_hash=expected_hash,
+        secret=secret,
     )
 
 
@@ -232,7 +232,9 @@ async def _async_announce(
     message = _text(hass, "approval_notification_message", **placeholders)
     persistent_notification.async_create(hass, message, title, _notification_id(request))
     settings = runtime.guard.settings(request.entity_ids, request.agent_id)
-    suffix = f"{request.request_id}_{request.args_hash[:HASH_CHARS]}"
+    # only this notification carries the secret: a button rebuilt from the request's public
+    # id and arguments (by anyone who sends the admin a notification) cannot approve it
+    suffix = f"{request.request_id}_{request.secret}"
     actions = [
         {"action": f"LINN_APPROVE_{suffix}", "title": _text(hass, "approval_action_approve")},
         {"action": f"LINN_DENY_{suffix}", "title": _text(hass, "approval_action_deny")},

@@ -25,8 +25,9 @@ from custom_components.linn.approvals import (
     EVENT_RESOLVED,
     async_setup_guarded_tools,
 )
+from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import Outcome
+from custom_components.linn.guard import Outcome, args_hash
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
@@ -209,14 +210,14 @@ async def test_actionable_mobile_notification_and_the_phones_answer(
     def answer(action: str, user: User) -> None:
         hass.bus.async_fire(EVENT_MOBILE_ACTION, {"action": action}, context=Context(user.id))
 
-    # a stale button whose arguments hash differs, and a non-admin's phone: refused
+    # a button with another secret, and a non-admin's phone: refused
     stale = actions["Approve"][:-12] + "0" * 12
     answer(stale, hass_admin_user)
     answer(actions["Approve"], hass_read_only_user)
     await hass.async_block_till_done()
     assert emulator.state.volume_limit == 80
     reasons = [r.reason for r in hass.data[DATA_GUARD].guard.audit.records[-2:]]
-    assert reasons[0].startswith("Denied: the arguments differ")
+    assert reasons[0].startswith("Denied: this answer did not come from the request's own")
     assert reasons[1].startswith("Denied: only an administrator")
 
     answer(actions["Approve"], hass_admin_user)
@@ -226,6 +227,56 @@ async def test_actionable_mobile_notification_and_the_phones_answer(
         "message": "clear_notification",
         "data": {"tag": f"linn_approval_{request_id}"},
     }
+
+
+async def test_a_button_rebuilt_from_public_data_cannot_approve(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    """A member sends the admin a notification of their own whose button answers a request.
+
+    Everything a member can see (the request's id, tool and arguments: events, the
+    persistent notification, the card) must not be enough to build a working button.
+    """
+    phone = async_mock_service(hass, "notify", "mobile_app_phone")
+    hass.config_entries.async_update_entry(
+        loaded_entry, options={"notify_target": "mobile_app_phone"}
+    )
+    requested = async_capture_events(hass, EVENT_REQUESTED)
+    request_id = await request_limit(hass, hass_admin_user)
+    guard = hass.data[DATA_GUARD].guard
+    request = guard.pending.get(request_id)
+    assert request is not None
+    public_arguments = {"player": PLAYER, "limit": 50}
+    assert request.args_hash == args_hash("set_volume_limit", public_arguments)
+    before = guard.audit.total
+
+    def tapped(action: str) -> None:  # the admin taps the member's button
+        hass.bus.async_fire(
+            EVENT_MOBILE_ACTION, {"action": action}, context=Context(hass_admin_user.id)
+        )
+
+    tapped(f"LINN_APPROVE_{request_id}_{request.args_hash[:12]}")  # the old scheme
+    tapped(f"LINN_APPROVE_{request_id}_{request.args_hash[:32]}")
+    tapped(f"LINN_APPROVE_{request_id}_{'0' * 32}")
+    await hass.async_block_till_done()
+    assert emulator.state.volume_limit == 80
+    assert guard.pending.get(request_id).status == "open"
+    assert [r.outcome for r in guard.audit.records[before:]] == [Outcome.DENIED] * 2
+
+    # the secret is in the admin's notification only, never where a member can look
+    (sent,) = phone
+    assert any(request.secret in a["action"] for a in sent.data["data"]["actions"])
+    member_view = build_snapshot(hass, guard, Viewer(request.user_id or "", False), {}, 50)
+    for public in (
+        requested[0].data,
+        notifications(hass),
+        member_view,
+        [r.to_dict() for r in guard.audit.records],
+    ):
+        assert request.secret not in str(public)
 
 
 async def test_pending_requests_survive_a_restart(

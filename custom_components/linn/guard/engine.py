@@ -50,6 +50,7 @@ MSG_NO_CONTROL = "Denied: you may not control this player"
 MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
+MSG_FORGED = "Denied: this answer did not come from the request's own notification"
 MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
 MSG_NOT_THIS_VOLUME = (
     "Denied: device text was read this turn and the user did not ask for this volume"
@@ -491,14 +492,15 @@ class Guard:
         requester: Caller,
         handler: ToolHandler | None,
         arguments: Mapping[str, Any] | None = None,
-        expected_hash: str | None = None,
+        secret: str | None = None,
     ) -> GuardResult:
         """An admin approves or denies a request; an approved one runs after re-checks.
 
-        `arguments` (what the approver was shown) or `expected_hash` (a prefix of at least
-        8 hex digits of their hash, as an actionable notification carries it) must match
-        the request exactly. A refusal carries a `code`: unknown, not_yours, not_admin,
-        changed_arguments, expired or used.
+        `arguments` (what the approver was shown) must match the request exactly. An answer
+        from a notification's button carries `secret`, which must be the request's own
+        random secret: anyone can read a request's id and arguments, only the admin's
+        notification holds its secret. A refusal carries a `code`: unknown, not_yours,
+        not_admin, forged, changed_arguments, expired, used or turned_off.
         """
         self.attempts += 1
         request = self.pending.get(request_id)
@@ -525,13 +527,12 @@ class Guard:
             return self._finish(
                 attempt, Outcome.DENIED, MSG_NOT_ADMIN, request=request, code="not_admin"
             )
-        if (
-            args_hash(request.tool, request.arguments) != request.args_hash
-            or (arguments is not None and args_hash(request.tool, arguments) != request.args_hash)
-            or (
-                expected_hash is not None
-                and (len(expected_hash) < 8 or not request.args_hash.startswith(expected_hash))
+        if secret is not None and not request.secret_matches(secret):
+            return self._finish(
+                attempt, Outcome.DENIED, MSG_FORGED, request=request, code="forged"
             )
+        if args_hash(request.tool, request.arguments) != request.args_hash or (
+            arguments is not None and args_hash(request.tool, arguments) != request.args_hash
         ):
             return self._finish(
                 attempt, Outcome.DENIED, "Denied: the arguments differ from the request",

@@ -7,9 +7,10 @@ single-use and expires. The book serialises to plain data for Home Assistant's S
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
+import hmac
 import secrets
 from typing import Any
 
@@ -23,6 +24,12 @@ KEEP_RESOLVED = timedelta(days=1)
 PRUNE_EVERY = timedelta(minutes=10)
 """Day-old requests are looked for at most this often (not on every call)."""
 _ID_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud, they look like 1 and 0
+SECRET_BYTES = 16
+
+
+def new_secret() -> str:
+    """A request's secret: 128 random bits, hex (no relation to its id or arguments)."""
+    return secrets.token_hex(SECRET_BYTES)
 
 
 class PendingKind(StrEnum):
@@ -68,6 +75,8 @@ class PendingRequest:
     status: PendingStatus = PendingStatus.OPEN
     agent_id: str | None = None
     """The agent that made the call: its own settings (notify targets) apply too."""
+    secret: str = field(default_factory=new_secret, repr=False)
+    """A random token only the admin's actionable notification carries (never shown)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -94,7 +103,13 @@ class PendingRequest:
             entity_ids=tuple(data.get("entity_ids", ())),
             status=PendingStatus(data.get("status", PendingStatus.OPEN)),
             agent_id=data.get("agent_id"),
+            # stored before requests had one: a fresh secret, so an old button never works
+            secret=str(data.get("secret") or new_secret()),
         )
+
+    def secret_matches(self, candidate: str) -> bool:
+        """True when `candidate` is this request's secret (compared in constant time)."""
+        return hmac.compare_digest(candidate.encode(), self.secret.encode())
 
 
 class PendingBook:
