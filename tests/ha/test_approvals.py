@@ -178,6 +178,27 @@ async def test_an_expired_request_cannot_be_approved(
     assert outcomes == [Outcome.PENDING, Outcome.EXPIRED, Outcome.EXPIRED]
 
 
+async def test_an_approval_does_not_run_a_tool_turned_off_meanwhile(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    resolved = async_capture_events(hass, EVENT_RESOLVED)
+    request_id = await request_limit(hass, hass_admin_user)
+    hass.config_entries.async_update_entry(
+        loaded_entry, options={"policies": {"set_volume_limit": "deny"}}
+    )
+    assert await refused(hass, "approve", hass_admin_user, request_id) == "approval_turned_off"
+    await hass.async_block_till_done()
+    assert emulator.state.volume_limit == 80
+    assert [e.data["outcome"] for e in resolved] == ["denied"]
+    record = hass.data[DATA_GUARD].guard.audit.records[-1]
+    assert record.outcome is Outcome.DENIED
+    assert record.reason.startswith("Denied: this action is turned off")
+    assert await refused(hass, "approve", hass_admin_user, request_id) == "approval_used"
+
+
 async def test_expiry_follows_the_players_options(
     hass: HomeAssistant,
     hass_admin_user: User,

@@ -323,6 +323,20 @@ class Guard:
             return settings.policy(spec.policy_key) is Policy.DENY
         return self.policies.get(spec.policy_key, Policy.ALLOW) is Policy.DENY
 
+    def _denied_now(self, request: PendingRequest) -> bool:
+        """The policy for a waiting request's tool is deny now (its players' or its agent's).
+
+        An admin's approval answers the request as it was asked; if the owner has since
+        turned the tool off, the approval must not run it (as a confirmation must not).
+        """
+        spec = self.specs.get(request.tool)
+        if spec is None:
+            return False
+        settings = self.settings(request.entity_ids, request.agent_id)
+        if settings is not None:
+            return settings.policy(spec.policy_key) is Policy.DENY
+        return self.policies.get(spec.policy_key, Policy.ALLOW) is Policy.DENY
+
     def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
         limiter = self._write_limits if spec.changes_state else self._read_limits
         wait = limiter.hit((call.caller.user_id, spec.name))
@@ -539,8 +553,9 @@ class Guard:
                 request=request, code="changed_arguments",
             )  # fmt: skip
         was_open = request.status is PendingStatus.OPEN
+        turned_off = approve and was_open and self._denied_now(request)
         try:
-            taken = self.pending.take(request.request_id, approve=approve)
+            taken = self.pending.take(request.request_id, approve=approve and not turned_off)
         except PendingError as err:
             outcome = Outcome.EXPIRED if err.expired else Outcome.DENIED
             result = self._finish(
@@ -550,6 +565,12 @@ class Guard:
             if err.expired and was_open:
                 self._resolved(request, Outcome.EXPIRED, approver)
             return result
+        if turned_off:
+            # the owner made the tool stricter while it waited: the approval cannot run it
+            self._resolved(taken, Outcome.DENIED, approver)
+            return self._finish(
+                attempt, Outcome.DENIED, MSG_TURNED_OFF, request=taken, code="turned_off"
+            )
         if not approve:
             self._resolved(taken, Outcome.DENIED, approver)
             return self._finish(
