@@ -494,6 +494,21 @@ async def test_same_call_id_replays_without_running_again(guard: Guard, player: 
     assert player.track == 2
 
 
+async def test_a_replayed_read_taints_the_turn_it_is_replayed_in(
+    guard: Guard, player: Player
+) -> None:
+    """The replay hands the model the stored device text again: the same taint applies."""
+    await call(guard, player, "get_state", turn=Turn("c1", 1, "what's playing?"), call_id="r1")
+    turn = Turn("c1", 2, "ok thanks")
+    replay = await call(guard, player, "get_state", turn=turn, call_id="r1")
+    assert replay.outcome is Outcome.DUPLICATE
+    assert replay.data["device_text"] == {"title": "Song"}
+    assert guard.is_tainted(ALICE, turn)
+    result = await call(guard, player, "standby", turn=turn)
+    assert result.outcome is Outcome.DENIED
+    assert not player.standby
+
+
 async def test_same_call_id_with_other_arguments_is_an_error(guard: Guard, player: Player) -> None:
     await call(guard, player, "set_volume", {"volume": 30}, call_id="tool-1")
     result = await call(guard, player, "set_volume", {"volume": 31}, call_id="tool-1")

@@ -254,6 +254,9 @@ class Guard:
                 return self._finish(attempt, Outcome.INVALID, MSG_ID_REUSED)
             if stored is not None:
                 attempt.notes.append(f"replay of {stored.outcome}")
+                if spec.reads_untrusted and not stored.error:
+                    # the stored device text reaches the model again: taint as the first did
+                    self._mark_tainted(call.caller, call.turn, read=not spec.changes_state)
                 return self._finish(attempt, Outcome.DUPLICATE, None, data=stored.data)
 
         if (denial := self._permission_denial(spec, call.caller, attempt.entity_ids)) is not None:
