@@ -96,3 +96,50 @@ def test_a_rebuilt_record_with_a_fresh_hash_still_breaks_the_next_link() -> None
     with pytest.raises(ChainError) as err:
         verify_chain(records)
     assert err.value.index == 3
+
+
+def _append(log: AuditLog, user: str | None, outcome: Outcome = Outcome.ALLOWED) -> AuditRecord:
+    return log.append(
+        ts="2026-10-01T12:00:00+00:00", outcome=outcome, tool="next", user_id=user,
+        agent_id=None, conversation_id=None, arguments={}, args_hash="", reason="ok",
+        latency_ms=0.0,
+    )  # fmt: skip
+
+
+def test_one_users_volume_drops_only_their_own_records_and_never_their_refusals() -> None:
+    log = AuditLog(max_records=10, max_refusals=5)
+    bobs = [_append(log, "bob") for _ in range(3)]
+    refusal = _append(log, "alice", Outcome.DENIED)
+    for _ in range(5000):
+        _append(log, "alice")
+    kept = log.records
+    assert all(record in kept for record in [*bobs, refusal])
+    assert len([r for r in kept if r.user_id == "alice"]) == 11  # 10 calls, 1 refusal
+    assert log.verify() == 14
+    assert log.total == 5004
+    restored = AuditLog.load(json.loads(json.dumps(log.to_dict())), 10, 5)
+    assert restored.head == log.head
+    assert restored.verify() == 14
+
+
+def test_a_flood_of_refusals_drops_only_the_same_users_oldest_refusals() -> None:
+    log = AuditLog(max_records=10, max_refusals=5)
+    bob = _append(log, "bob", Outcome.DENIED)
+    mine = _append(log, "alice")
+    for _ in range(100):
+        _append(log, "alice", Outcome.INVALID)
+    assert bob in log.records
+    assert mine in log.records
+    assert log.verify() == 7
+
+
+def test_a_record_deleted_inside_the_kept_log_is_still_detected() -> None:
+    log = AuditLog(max_records=3, max_refusals=3)
+    _append(log, "bob")
+    for _ in range(12):
+        _append(log, "alice")
+    data = log.to_dict()
+    assert data["gaps"]  # dropped records between kept ones
+    del data["records"][2]
+    with pytest.raises(ChainError):
+        AuditLog.load(data, 3, 3)

@@ -20,6 +20,11 @@ from custom_components.linn.guard import (
     ToolCall,
     Turn,
 )
+from custom_components.linn.guard.engine import (
+    DECISIONS_PER_MINUTE,
+    REFUSAL_WINDOW,
+    REFUSALS_PER_WINDOW,
+)
 from custom_components.linn.guard.pending import PendingStatus
 
 from .conftest import ADMIN, ALICE, BOB, GUEST, NOBODY, SPECS, FakeClock, Player, PlayerHandler
@@ -45,9 +50,15 @@ async def call(
 
 @pytest.fixture(autouse=True)
 def _audit_invariant(guard: Guard) -> Iterator[None]:
-    """attempts = outcomes = records, and the chain verifies, after every test."""
+    """attempts = outcomes = records (or counted ones), and the chain verifies, after every test."""
     yield
-    assert guard.attempts == guard.audit.total == len(guard.audit.records)
+    summaries = [r for r in guard.audit.records if r.tool == "refused_calls"]
+    counted = sum(r.arguments["count"] for r in summaries)
+    assert guard.unrecorded_attempts == counted + sum(
+        sum(c.values()) for c in guard._uncounted.values()
+    )
+    assert guard.attempts == guard.audit.total - len(summaries) + guard.unrecorded_attempts
+    assert guard.audit.total == len(guard.audit.records)
     guard.audit.verify()
 
 
@@ -572,3 +583,85 @@ async def test_every_outcome_kind_keeps_the_invariant(
         Outcome.PENDING,
         Outcome.EXPIRED,
     }
+
+
+async def test_a_flood_of_refused_calls_is_counted_not_recorded_one_by_one(
+    guard: Guard, player: Player, clock: FakeClock
+) -> None:
+    bobs = await call(guard, player, "next", caller=BOB)
+    first = await call(guard, player, "set_volume_limit", {"limit": 1})  # alice: not an admin
+    assert first.outcome is Outcome.DENIED
+    for _ in range(2000):
+        await call(guard, player, "set_volume_limit", {"limit": 1})
+    records = guard.audit.records
+    assert bobs.record in records
+    assert first.record in records
+    assert len(records) == 1 + REFUSALS_PER_WINDOW  # bob's, and alice's first 30 refusals
+    # over the limit, even an allowed call is refused until the window has passed
+    blocked = await call(guard, player, "next")
+    assert blocked.outcome is Outcome.RATE_LIMITED
+    assert blocked.record is None
+    assert player.track == 2
+
+    clock.advance(seconds=REFUSAL_WINDOW)
+    guard.expire_due()  # the periodic check: one summary of what was only counted
+    summary = guard.audit.records[-1]
+    assert summary.tool == "refused_calls"
+    assert summary.user_id == "alice"
+    assert summary.arguments == {"count": 2000 - REFUSALS_PER_WINDOW + 2}
+    assert "set_volume_limit rate_limited x1971" in summary.reason
+    assert (await call(guard, player, "next")).outcome is Outcome.ALLOWED
+
+
+async def test_approval_decisions_are_rate_limited_per_user(guard: Guard, player: Player) -> None:
+    for _ in range(DECISIONS_PER_MINUTE):
+        result = await guard.resolve(
+            "Z9", approver=ADMIN, approve=True, requester=ADMIN, handler=None
+        )
+        assert result.code == "unknown"
+    result = await guard.resolve("Z9", approver=ADMIN, approve=True, requester=ADMIN, handler=None)
+    assert (result.outcome, result.code) == (Outcome.RATE_LIMITED, "rate_limited")
+    other = await guard.resolve("Z9", approver=BOB, approve=True, requester=BOB, handler=None)
+    assert other.code == "unknown"
+
+
+class _Journal:
+    """Records what was written ahead, and whether the player had already acted."""
+
+    def __init__(self, player: Player, fail: bool = False) -> None:
+        self.player = player
+        self.fail = fail
+        self.begun: list[tuple[str, dict[str, object], list[str]]] = []
+        self.ended: list[str] = []
+
+    async def begin(self, attempt_id: str, intent: Mapping[str, object]) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.begun.append((attempt_id, dict(intent), list(self.player.calls)))
+
+    def end(self, attempt_id: str) -> None:
+        self.ended.append(attempt_id)
+
+
+async def test_a_change_is_written_ahead_before_it_runs(guard: Guard, player: Player) -> None:
+    journal = _Journal(player)
+    guard.journal = journal
+    await call(guard, player, "get_state", turn=Turn("c1", 1, "what's on?"))  # not written ahead
+    result = await call(guard, player, "set_volume", {"volume": 30}, turn=Turn("c1", 2, "30"))
+    ((attempt_id, intent, calls_before),) = journal.begun
+    assert calls_before == ["get_state"]  # the player had not been told yet
+    assert intent["tool"] == "set_volume"
+    assert intent["arguments"] == {"volume": 30}
+    assert journal.ended == [attempt_id]
+    assert result.record is not None
+    assert result.record.attempt_id == attempt_id
+
+
+async def test_a_change_that_cannot_be_written_ahead_does_not_run(
+    guard: Guard, player: Player
+) -> None:
+    guard.journal = _Journal(player, fail=True)
+    result = await call(guard, player, "set_volume", {"volume": 30})
+    assert result.outcome is Outcome.FAILED
+    assert player.volume == 20
+    assert player.calls == []

@@ -305,7 +305,7 @@ async def test_pending_requests_survive_a_restart(
 ) -> None:
     request_id = await request_limit(hass, hass_admin_user)
     old = hass.data[DATA_GUARD]
-    await old.store.async_save(old._data())
+    await old.async_save()
     del hass.data[DATA_GUARD]  # a new start reads only what was stored
     new = await async_setup_guarded_tools(hass)
     assert new is not old

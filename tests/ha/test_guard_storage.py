@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+import copy
 from typing import Any
 
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.components.diagnostics import (
@@ -15,8 +19,18 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import AuditLog, Outcome
-from custom_components.linn.guard.ha_adapter import STORAGE_KEY, STORAGE_VERSION
+from custom_components.linn.guard import AuditLog, Guard, Outcome
+from custom_components.linn.guard.ha_adapter import (
+    ANCHOR_KEY,
+    AUDIT_ISSUE,
+    DATA_GUARD,
+    STORAGE_KEY,
+    STORAGE_VERSION,
+    GuardRuntime,
+)
+from custom_components.linn.guard.specs import TOOL_SPECS
+from linn_emulator import LinnEmulator
+from tests.helpers import wait_for
 
 from .assist_api import PLAYER, assist, async_setup_llm, call
 
@@ -79,3 +93,120 @@ async def test_a_tampered_audit_log_raises_a_repair_issue(
     else:
         assert issue is None
     await hass.config_entries.async_unload(config_entry.entry_id)
+
+
+async def _restart(hass: HomeAssistant) -> GuardRuntime:
+    """A new guard that knows only what is stored (as after a restart)."""
+    old = hass.data[DATA_GUARD]
+    restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
+    await restarted.async_load()
+    hass.data[DATA_GUARD] = restarted
+    return restarted
+
+
+async def test_a_change_is_on_disk_before_it_runs_and_a_crash_cannot_lose_it(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_storage: dict[str, Any],
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    await async_setup_llm(hass)
+    api = await assist(hass, hass_admin_user)
+    emulator.faults.response_delay = 3600.0  # the player takes the command and hangs
+    running = hass.async_create_task(call(api, "set_volume", player=PLAYER, volume=33))
+    await wait_for(lambda: ANCHOR_KEY in hass_storage and hass_storage[ANCHOR_KEY]["data"]["open"])
+    # Home Assistant dies here: no delayed save, no final write; the disk is what it is
+    on_disk = copy.deepcopy(hass_storage)
+    running.cancel()
+    emulator.faults.response_delay = 0.0
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    hass_storage.clear()
+    hass_storage.update(on_disk)
+
+    restarted = await _restart(hass)
+    (record,) = [r for r in restarted.guard.audit.records if r.tool == "set_volume"]
+    assert record.outcome is Outcome.FAILED
+    assert record.reason.startswith("Failed: Home Assistant stopped while this ran")
+    assert record.arguments == {"player": PLAYER, "volume": 33}
+    assert record.user_id == hass_admin_user.id
+    restarted.guard.audit.verify()
+    await restarted.async_save()
+    assert hass_storage[ANCHOR_KEY]["data"]["open"] == {}
+
+
+def _drop_newest(data: dict[str, Any]) -> None:
+    data[STORAGE_KEY]["data"]["audit"]["records"].pop()
+    data[STORAGE_KEY]["data"]["audit"]["next_seq"] -= 1
+
+
+@pytest.mark.parametrize(
+    ("tamper", "problem"),
+    [
+        (lambda data: None, None),
+        (_drop_newest, "the newest 1 of 3 records are missing"),
+        (lambda data: data[STORAGE_KEY]["data"].pop("audit"), "of 3 records are missing"),
+        (lambda data: data.pop(STORAGE_KEY), "the newest 3 of 3 records are missing"),
+        (lambda data: data.pop(ANCHOR_KEY), "its anchor is missing"),
+    ],
+    ids=["untouched", "newest_record_deleted", "log_deleted", "store_deleted", "anchor_deleted"],
+)
+async def test_a_log_cut_short_or_deleted_is_detected_against_its_anchor(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_storage: dict[str, Any],
+    loaded_entry: MockConfigEntry,
+    tamper: Callable[[dict[str, Any]], object],
+    problem: str | None,
+) -> None:
+    await async_setup_llm(hass)
+    api = await assist(hass, hass_admin_user)
+    for volume in (21, 22, 23):
+        await call(api, "set_volume", player=PLAYER, volume=volume)
+    await hass.data[DATA_GUARD].async_save()
+    tamper(hass_storage)
+
+    await _restart(hass)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
+    if problem is None:
+        assert issue is None
+    else:
+        assert issue is not None
+        assert problem in (issue.translation_placeholders or {})["error"]
+
+
+async def test_the_repair_issue_stays_across_restarts_until_an_admin_acknowledges_it(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_storage: dict[str, Any],
+    hass_client: ClientSessionGenerator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    await async_setup_llm(hass)
+    assert await async_setup_component(hass, "repairs", {})
+    api = await assist(hass, hass_admin_user)
+    await call(api, "set_volume", player=PLAYER, volume=21)
+    await hass.data[DATA_GUARD].async_save()
+    hass_storage[STORAGE_KEY]["data"].pop("audit")
+    await _restart(hass)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
+    assert issue is not None
+    assert issue.is_persistent  # the issue registry restores it after a restart
+    assert issue.is_fixable
+
+    # a clean start later (the new log now matches its anchor) does not clear it
+    await _restart(hass)
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
+
+    client = await hass_client()
+    response = await client.post(
+        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": AUDIT_ISSUE}
+    )
+    assert response.status == 200, await response.text()
+    flow = await response.json()
+    assert flow["step_id"] == "confirm"
+    response = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
+    assert response.status == 200, await response.text()
+    assert (await response.json())["type"] == "create_entry"
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is None

@@ -186,7 +186,7 @@ async def test_set_volume_limit_needs_an_admin_approval_that_survives_a_restart(
 
     # restart: what is stored is all a new guard knows
     old = runtime(hass)
-    await old.store.async_save(old._data())
+    await old.async_save()
     restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
     await restarted.async_load()
     assert restarted.guard.audit.head == old.guard.audit.head
@@ -232,7 +232,7 @@ async def test_audit_log_survives_a_restart_after_absurd_numbers(
     assert result.data == {"error": "Invalid argument: volume must be 0\u201380"}
     old = runtime(hass)
     assert old.guard.audit.records[-1].arguments["volume"] == "<redacted>"
-    await old.store.async_save(old._data())
+    await old.async_save()
     restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
     await restarted.async_load()
     assert restarted.guard.audit.head == old.guard.audit.head

@@ -1,13 +1,19 @@
 """A tamper-evident audit log: every attempt's final outcome, hash-chained.
 
 Each record's hash covers the previous record's hash and its own canonical content, so
-changing, inserting or deleting a record breaks the chain from there on. Rotation keeps
-the newest records; the hash of the last dropped record becomes the anchor the kept
-segment is verified against.
+changing, inserting or deleting a record breaks the chain from there on.
+
+Retention is per user, with refusals apart: each user (the unidentified caller counts as
+one) keeps their newest `max_records` records and, separately, their newest
+`max_refusals` refused attempts (denied, invalid, rate limited). One user's volume drops
+only that user's own oldest records of the same kind, never anyone else's, and a user's
+calls never drop their own refusals. A dropped record leaves a gap: the hashes at both ends
+are kept, so the records around it still verify; gaps at the start fold into the anchor.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 import hashlib
@@ -17,7 +23,12 @@ from .canonical import canonical_json
 from .decisions import Outcome
 
 GENESIS = "0" * 64
-DEFAULT_MAX_RECORDS = 2000
+DEFAULT_MAX_RECORDS = 1000
+"""Per user: their newest records other than refusals."""
+DEFAULT_MAX_REFUSALS = 500
+"""Per user: their newest refused attempts, kept apart from their other records."""
+REFUSALS = frozenset({Outcome.DENIED, Outcome.INVALID, Outcome.RATE_LIMITED})
+"""Outcomes in which the guard turned an attempt away."""
 
 
 class ChainError(Exception):
@@ -48,14 +59,23 @@ class AuditRecord:
     entity_ids: tuple[str, ...] = ()
     prev_hash: str = GENESIS
     hash: str = field(default="")
+    attempt_id: str | None = None
+    """The id of the write-ahead entry of a change (None for anything else)."""
 
     def content(self) -> dict[str, Any]:
         """Everything the hash covers (all but the hash itself)."""
         data = asdict(self)
         data.pop("hash")
+        if self.attempt_id is None:  # records from before the field hash as they did
+            data.pop("attempt_id")
         data["outcome"] = str(self.outcome)
         data["entity_ids"] = list(self.entity_ids)
         return data
+
+    @property
+    def refusal(self) -> bool:
+        """The guard turned the attempt away (kept apart from the user's other records)."""
+        return self.outcome in REFUSALS
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -80,7 +100,28 @@ class AuditRecord:
             entity_ids=tuple(data.get("entity_ids", ())),
             prev_hash=str(data["prev_hash"]),
             hash=str(data["hash"]),
+            attempt_id=data.get("attempt_id"),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Records first..last were dropped by the retention rules; the hashes at both ends."""
+
+    first: int
+    last: int
+    prev_hash: str
+    hash: str
+
+    def to_list(self) -> list[Any]:
+        """Plain JSON-able data."""
+        return [self.first, self.last, self.prev_hash, self.hash]
+
+    @classmethod
+    def from_list(cls, data: Iterable[Any]) -> Gap:
+        """Inverse of to_list."""
+        first, last, prev_hash, hash_ = data
+        return cls(int(first), int(last), str(prev_hash), str(hash_))
 
 
 def record_hash(content: Mapping[str, Any]) -> str:
@@ -88,80 +129,155 @@ def record_hash(content: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(content).encode()).hexdigest()
 
 
-def verify_chain(records: Iterable[AuditRecord], anchor: str = GENESIS) -> int:
-    """Check every link; return the number of records, or raise ChainError."""
+def verify_chain(
+    records: Iterable[AuditRecord],
+    anchor: str = GENESIS,
+    gaps: Mapping[int, Gap] | None = None,
+) -> int:
+    """Check every link; return the number of records, or raise ChainError.
+
+    `gaps` (by their last sequence number) are the only places where sequence numbers may
+    skip, and only when the hashes at both ends of the gap match the records around it.
+    """
     previous = anchor
     last_seq: int | None = None
     count = 0
     for index, record in enumerate(records):
+        if last_seq is not None and record.seq != last_seq + 1:
+            gap = (gaps or {}).get(record.seq - 1)
+            if gap is None or gap.first != last_seq + 1 or gap.prev_hash != previous:
+                raise ChainError(index, "sequence gap")
+            previous = gap.hash
         if record.prev_hash != previous:
             raise ChainError(index, "does not follow the previous record")
-        if last_seq is not None and record.seq != last_seq + 1:
-            raise ChainError(index, "sequence gap")
         if record_hash(record.content()) != record.hash:
             raise ChainError(index, "content does not match its hash")
         previous, last_seq, count = record.hash, record.seq, count + 1
     return count
 
 
-class AuditLog:
-    """Append-only, chained, rotated at `max_records`."""
+type Bucket = tuple[str | None, bool]
+"""Whose records, and whether they are refusals: each has its own quota."""
 
-    def __init__(self, max_records: int = DEFAULT_MAX_RECORDS) -> None:
+
+class AuditLog:
+    """Append-only and chained; each user's records (and refusals apart) within a quota."""
+
+    def __init__(
+        self,
+        max_records: int = DEFAULT_MAX_RECORDS,
+        max_refusals: int = DEFAULT_MAX_REFUSALS,
+    ) -> None:
+        if max_records < 1 or max_refusals < 1:
+            raise ValueError("a quota keeps at least one record")
         self.max_records = max_records
+        self.max_refusals = max_refusals
         self.anchor = GENESIS
-        self._records: list[AuditRecord] = []
+        """The hash before the first kept record (of the last record dropped at the start)."""
+        self._records: dict[int, AuditRecord] = {}
+        """By sequence number, oldest first."""
+        self._gaps_by_first: dict[int, Gap] = {}
+        self._gaps_by_last: dict[int, Gap] = {}
+        self._buckets: dict[Bucket, deque[int]] = {}
         self._next_seq = 1
 
     @property
     def records(self) -> tuple[AuditRecord, ...]:
         """The kept records, oldest first."""
-        return tuple(self._records)
+        return tuple(self._records.values())
+
+    @property
+    def gaps(self) -> tuple[Gap, ...]:
+        """Where the retention rules dropped records between kept ones."""
+        return tuple(sorted(self._gaps_by_first.values(), key=lambda gap: gap.first))
 
     @property
     def head(self) -> str:
         """The newest hash (or the anchor when empty)."""
-        return self._records[-1].hash if self._records else self.anchor
+        return next(reversed(self._records.values())).hash if self._records else self.anchor
 
     @property
     def total(self) -> int:
-        """Records ever appended (including rotated-out ones)."""
+        """Records ever appended (including dropped ones)."""
         return self._next_seq - 1
+
+    def hash_of(self, seq: int) -> str | None:
+        """The hash of record `seq` if it is kept or ends a gap (the anchor for seq 0)."""
+        if (record := self._records.get(seq)) is not None:
+            return record.hash
+        if (gap := self._gaps_by_last.get(seq)) is not None:
+            return gap.hash
+        if self._records and seq == next(iter(self._records)) - 1:
+            return self.anchor
+        return GENESIS if seq == 0 else None
 
     def append(self, **fields: Any) -> AuditRecord:
         """Chain a new record (fields of AuditRecord except seq, prev_hash, hash)."""
         unsigned = AuditRecord(seq=self._next_seq, prev_hash=self.head, **fields)
         record = AuditRecord(**{**_fields(unsigned), "hash": record_hash(unsigned.content())})
-        self._records.append(record)
+        self._keep(record)
         self._next_seq += 1
-        if len(self._records) > self.max_records:
-            dropped = self._records[: len(self._records) - self.max_records]
-            self.anchor = dropped[-1].hash
-            del self._records[: len(dropped)]
         return record
 
+    def _keep(self, record: AuditRecord) -> None:
+        self._records[record.seq] = record
+        bucket = self._buckets.setdefault((record.user_id, record.refusal), deque())
+        bucket.append(record.seq)
+        quota = self.max_refusals if record.refusal else self.max_records
+        while len(bucket) > quota:  # never the new record: a quota keeps at least one
+            self._drop(bucket.popleft())
+
+    def _drop(self, seq: int) -> None:
+        """Drop one record, leaving (or widening) a gap whose end hashes are kept."""
+        record = self._records.pop(seq)
+        gap = Gap(seq, seq, record.prev_hash, record.hash)
+        if (left := self._gaps_by_last.pop(seq - 1, None)) is not None:
+            del self._gaps_by_first[left.first]
+            gap = Gap(left.first, seq, left.prev_hash, gap.hash)
+        if (right := self._gaps_by_first.pop(seq + 1, None)) is not None:
+            del self._gaps_by_last[right.last]
+            gap = Gap(gap.first, right.last, gap.prev_hash, right.hash)
+        if gap.prev_hash == self.anchor and (
+            not self._records or next(iter(self._records)) > gap.last
+        ):
+            self.anchor = gap.hash  # dropped at the start: the anchor moves on
+            return
+        self._gaps_by_first[gap.first] = gap
+        self._gaps_by_last[gap.last] = gap
+
     def verify(self) -> int:
-        """Verify the kept segment against the anchor."""
-        return verify_chain(self._records, self.anchor)
+        """Verify the kept records against the anchor and the gaps."""
+        return verify_chain(self._records.values(), self.anchor, self._gaps_by_last)
 
     def to_dict(self) -> dict[str, Any]:
         """For storage."""
         return {
             "anchor": self.anchor,
             "next_seq": self._next_seq,
-            "records": [r.to_dict() for r in self._records],
+            "records": [r.to_dict() for r in self._records.values()],
+            "gaps": [gap.to_list() for gap in self.gaps],
         }
 
     @classmethod
-    def load(cls, data: Mapping[str, Any], max_records: int = DEFAULT_MAX_RECORDS) -> AuditLog:
+    def load(
+        cls,
+        data: Mapping[str, Any],
+        max_records: int = DEFAULT_MAX_RECORDS,
+        max_refusals: int = DEFAULT_MAX_REFUSALS,
+    ) -> AuditLog:
         """Restore and verify; ChainError if the stored log was tampered with."""
-        log = cls(max_records)
+        log = cls(max_records, max_refusals)
         log.anchor = str(data.get("anchor", GENESIS))
-        log._records = [AuditRecord.from_dict(item) for item in data.get("records", [])]
-        verify_chain(log._records, log.anchor)
-        log._next_seq = int(data.get("next_seq", len(log._records) + 1))
-        if log._records and log._next_seq != log._records[-1].seq + 1:
-            raise ChainError(len(log._records), "records were removed from the end")
+        records = [AuditRecord.from_dict(item) for item in data.get("records", [])]
+        for gap in (Gap.from_list(item) for item in data.get("gaps", [])):
+            log._gaps_by_first[gap.first] = gap
+            log._gaps_by_last[gap.last] = gap
+        verify_chain(records, log.anchor, log._gaps_by_last)
+        log._next_seq = int(data.get("next_seq", len(records) + 1))
+        if records and log._next_seq != records[-1].seq + 1:
+            raise ChainError(len(records), "records were removed from the end")
+        for record in records:
+            log._keep(record)
         return log
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 import logging
 import math
+import secrets
 import time
 from typing import Any, Protocol
 
-from .audit import AuditLog, AuditRecord
+from .audit import DEFAULT_MAX_RECORDS, DEFAULT_MAX_REFUSALS, REFUSALS, AuditLog, AuditRecord
 from .breaker import CircuitBreaker
 from .call import Caller, ToolCall, Turn
 from .canonical import args_hash
@@ -41,6 +42,14 @@ TAINT_KEEP_SECONDS = 3600.0
 CONVERSATION_TAINT_SECONDS = 86400.0
 """How long a conversation that read untrusted text is remembered as such."""
 
+REFUSALS_PER_WINDOW = 30
+REFUSAL_WINDOW = 600.0
+"""Each user's refused attempts are recorded one by one up to 30 per 10 minutes. Beyond
+that the user's calls are refused at once and counted in one summary record, so a flood
+cannot push the user's own earlier refusals out of their quota (500) for hours."""
+DECISIONS_PER_MINUTE = 20
+"""Approvals and denials one user may send a minute (an admin answers a handful)."""
+
 MSG_UNKNOWN_TOOL = "Invalid: unknown tool"
 MSG_NOT_AN_OBJECT = "Invalid argument: arguments must be an object"
 MSG_ID_REUSED = "Invalid argument: this call id was already used with other arguments"
@@ -50,6 +59,8 @@ MSG_NO_CONTROL = "Denied: you may not control this player"
 MSG_NO_READ = "Denied: you may not read this player"
 MSG_TURNED_OFF = "Denied: this action is turned off"
 MSG_SAID_NO = "Denied: the user said no"
+MSG_TOO_MANY_REFUSED = "Rate limited: too many refused calls; try again in {seconds} s"
+MSG_TOO_MANY_DECISIONS = "Rate limited: too many answers to requests; try again in {seconds} s"
 MSG_FORGED = "Denied: this answer did not come from the request's own notification"
 MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
 MSG_NOT_THIS_VOLUME = (
@@ -60,6 +71,10 @@ MSG_ASK_AGAIN = (
 )
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
+MSG_NOT_RECORDED = "Failed: the guard could not record the call, so it did not run it"
+MSG_INTERRUPTED = (
+    "Failed: Home Assistant stopped while this ran; the player may or may not have done it"
+)
 MSG_CANCELLED = "Failed: the call was cancelled; the player may or may not have done it"
 MSG_MEMORY_AFTER_DEVICE_TEXT = (
     "Denied: this conversation has read device text, so it cannot change remembered facts; "
@@ -112,7 +127,8 @@ class GuardResult:
 
     outcome: Outcome
     data: dict[str, Any]
-    record: AuditRecord
+    record: AuditRecord | None
+    """None for a refusal beyond the user's limit: it is counted in a summary record."""
     request_id: str | None = None
     code: str | None = None
     """Why an approval or denial by an admin did not go through (resolve only)."""
@@ -138,6 +154,18 @@ class _Attempt:
     args_hash: str = ""
     entity_ids: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+    attempt_id: str | None = None
+    """Set when a change was written ahead (the journal's entry for it)."""
+
+
+class Journal(Protocol):
+    """Where the record of a change is written, and flushed, before the change runs."""
+
+    async def begin(self, attempt_id: str, intent: Mapping[str, Any]) -> None:
+        """Persist `intent` (the attempt as it will be recorded) before it executes."""
+
+    def end(self, attempt_id: str) -> None:
+        """The attempt's final record is in the log (saved with the log from now on)."""
 
 
 type PendingListener = Callable[[PendingRequest], None]
@@ -169,7 +197,10 @@ class Guard:
         reads_per_minute: int = 60,
         calls_per_conversation: int = 60,
         pending_expiry: timedelta = timedelta(minutes=5),
-        audit_max_records: int = 2000,
+        audit_max_records: int = DEFAULT_MAX_RECORDS,
+        audit_max_refusals: int = DEFAULT_MAX_REFUSALS,
+        refusals_per_window: int = REFUSALS_PER_WINDOW,
+        decisions_per_minute: int = DECISIONS_PER_MINUTE,
     ) -> None:
         self.specs = dict(specs)
         self.clock = clock
@@ -177,13 +208,22 @@ class Guard:
         self.quiet_hours = quiet_hours
         self.soft_limit_share = soft_limit_share
         self.pending = PendingBook(clock, expiry=pending_expiry)
-        self.audit = AuditLog(audit_max_records)
+        self.audit = AuditLog(audit_max_records, audit_max_refusals)
+        self.journal: Journal | None = None
+        """Set by the adapter: a change's record is flushed there before it runs."""
         self.ledger = Ledger(clock)
         self.breaker = CircuitBreaker(clock)
         self.idempotency = IdempotencyCache(clock)
         self._write_limits = RateLimiter(clock, writes_per_minute)
         self._read_limits = RateLimiter(clock, reads_per_minute)
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
+        self._refusal_limits = RateLimiter(clock, refusals_per_window, window=REFUSAL_WINDOW)
+        """Refused attempts recorded one by one, per user; beyond it they are counted."""
+        self._decision_limits = RateLimiter(clock, decisions_per_minute)
+        self._uncounted: dict[str | None, dict[tuple[str, str], int]] = {}
+        """Per user: refused attempts beyond the limit, by (tool, outcome), not yet recorded."""
+        self.unrecorded_attempts = 0
+        """Refused attempts counted in a summary record instead of one record each."""
         self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
         self._taint_sweep_at = 64
         self._tainted_conversations: dict[str, float] = {}
@@ -233,6 +273,9 @@ class Guard:
         attempt = _Attempt(
             call.tool, call.caller, call.turn, call.arguments if is_object else {}, spec
         )
+        if (wait := self._refusal_limits.blocked(call.caller.user_id)) is not None:
+            message = MSG_TOO_MANY_REFUSED.format(seconds=max(1, math.ceil(wait)))
+            return self._finish(attempt, Outcome.RATE_LIMITED, message)
         if spec is None or handler is None:
             self.unknown_tool_calls += 1
             return self._finish(attempt, Outcome.INVALID, MSG_UNKNOWN_TOOL)
@@ -528,6 +571,12 @@ class Guard:
             request.arguments if request else {},
             self.specs.get(request.tool) if request else None,
         )
+        wait = self._refusal_limits.blocked(approver.user_id)
+        if wait is None:
+            wait = self._decision_limits.hit(approver.user_id)
+        if wait is not None:
+            message = MSG_TOO_MANY_DECISIONS.format(seconds=max(1, math.ceil(wait)))
+            return self._finish(attempt, Outcome.RATE_LIMITED, message, code="rate_limited")
         if request is None:
             return self._finish(
                 attempt, Outcome.INVALID, "Invalid: unknown request", code="unknown"
@@ -545,9 +594,7 @@ class Guard:
                 attempt, Outcome.DENIED, MSG_NOT_ADMIN, request=request, code="not_admin"
             )
         if secret is not None and not request.secret_matches(secret):
-            return self._finish(
-                attempt, Outcome.DENIED, MSG_FORGED, request=request, code="forged"
-            )
+            return self._finish(attempt, Outcome.DENIED, MSG_FORGED, request=request, code="forged")
         if args_hash(request.tool, request.arguments) != request.args_hash or (
             arguments is not None and args_hash(request.tool, arguments) != request.args_hash
         ):
@@ -598,6 +645,7 @@ class Guard:
     def expire_due(self) -> list[GuardResult]:
         """Expire overdue requests, one audit record each."""
         results = []
+        self.record_uncounted()
         self.pending.expire_due()
         for request in self.pending.take_expired():
             self.attempts += 1
@@ -664,6 +712,19 @@ class Guard:
                 f"Unavailable: this keeps failing on the player; try again in {math.ceil(wait)} s",
                 request_id=request_id,
             )
+        if spec.changes_state and self.journal is not None:
+            # the record of a change is on disk before the change runs: a crash while it
+            # runs leaves the attempt in the log (as interrupted), never nothing
+            attempt.attempt_id = secrets.token_hex(8)
+            try:
+                await self.journal.begin(attempt.attempt_id, self._intent(attempt, request_id))
+            except Exception:
+                self.breaker.release(breaker_key)
+                _LOGGER.exception("The guard could not write ahead the record of %s", spec.name)
+                attempt.attempt_id = None
+                return self._finish(
+                    attempt, Outcome.FAILED, MSG_NOT_RECORDED, request_id=request_id
+                )
         try:
             async with asyncio.timeout(spec.timeout):
                 data = await handler.execute(arguments)
@@ -776,25 +837,109 @@ class Guard:
             data = {"error": message, **(extra or {})}
             if outcome is Outcome.PENDING and request_id is not None:
                 data["request_id"] = request_id
-        spec = attempt.spec
+        user_id = attempt.caller.user_id
+        record: AuditRecord | None = None
+        if outcome in REFUSALS and self._refusal_limits.hit(user_id) is not None:
+            # beyond the user's limit: counted, so a flood cannot rotate records away
+            counts = self._uncounted.setdefault(user_id, {})
+            key = (clean_text(attempt.tool, 64) or "", str(outcome))
+            counts[key] = counts.get(key, 0) + 1
+            self.unrecorded_attempts += 1
+        else:
+            self._record_uncounted(user_id)
+            record = self._append(attempt, outcome, message, request_id)
+        self.ledger.add(attempt.turn.conversation_id, entity_ids=attempt.entity_ids, tool_calls=1)
+        if record is not None:
+            for listener in list(self.change_listeners):
+                listener()
+        return GuardResult(outcome, data or {}, record, request_id, code)
+
+    def _append(
+        self, attempt: _Attempt, outcome: Outcome, message: str | None, request_id: str | None
+    ) -> AuditRecord:
         record = self.audit.append(
-            ts=self.clock().isoformat(),
+            **self._intent(attempt, request_id),
             outcome=outcome,
-            tool=clean_text(attempt.tool, 64) or "",
-            user_id=attempt.caller.user_id,
-            agent_id=attempt.caller.agent_id,
-            conversation_id=attempt.turn.conversation_id,
-            arguments=_redact(attempt.arguments, spec.logged_fields if spec else frozenset()),
-            args_hash=attempt.args_hash,
             reason="; ".join([*([message] if message else []), *attempt.notes]) or "ok",
             latency_ms=round((time.perf_counter() - attempt.started) * 1000, 3),
-            request_id=request_id,
-            entity_ids=attempt.entity_ids,
+            attempt_id=attempt.attempt_id,
         )
-        self.ledger.add(attempt.turn.conversation_id, entity_ids=attempt.entity_ids, tool_calls=1)
-        for listener in list(self.change_listeners):
-            listener()
-        return GuardResult(outcome, data or {}, record, request_id, code)
+        if attempt.attempt_id is not None and self.journal is not None:
+            self.journal.end(attempt.attempt_id)
+        return record
+
+    def _intent(self, attempt: _Attempt, request_id: str | None) -> dict[str, Any]:
+        """What a record says about the attempt itself (all but its outcome)."""
+        spec = attempt.spec
+        return {
+            "ts": self.clock().isoformat(),
+            "tool": clean_text(attempt.tool, 64) or "",
+            "user_id": attempt.caller.user_id,
+            "agent_id": attempt.caller.agent_id,
+            "conversation_id": attempt.turn.conversation_id,
+            "arguments": _redact(attempt.arguments, spec.logged_fields if spec else frozenset()),
+            "args_hash": attempt.args_hash,
+            "request_id": request_id,
+            "entity_ids": attempt.entity_ids,
+        }
+
+    def _record_uncounted(self, user_id: str | None) -> None:
+        """One summary record of the user's refused attempts that were only counted."""
+        counts = self._uncounted.pop(user_id, None)
+        if not counts:
+            return
+        total = sum(counts.values())
+        detail = ", ".join(f"{tool} {kind} x{n}" for (tool, kind), n in sorted(counts.items()))
+        self.audit.append(
+            ts=self.clock().isoformat(),
+            outcome=Outcome.RATE_LIMITED,
+            tool="refused_calls",
+            user_id=user_id,
+            agent_id=None,
+            conversation_id=None,
+            arguments={"count": total},
+            args_hash="",
+            reason=f"{total} refused attempts beyond the limit, counted, not recorded one by "
+            f"one: {detail}",
+            latency_ms=0.0,
+        )
+
+    def record_uncounted(self) -> None:
+        """Summary records for users whose counted refusals ended (the periodic check).
+
+        A user still over the limit gets theirs later: one summary per flood, not one
+        every check.
+        """
+        for user_id in list(self._uncounted):
+            if self._refusal_limits.blocked(user_id) is None:
+                self._record_uncounted(user_id)
+                for listener in list(self.change_listeners):
+                    listener()
+
+    def record_interrupted(self, intent: Mapping[str, Any], attempt_id: str) -> AuditRecord:
+        """The record of a change that was written ahead but never finished (a crash)."""
+        self.attempts += 1
+        fields = {key: intent.get(key) for key in _INTENT_FIELDS}
+        fields["arguments"] = dict(intent.get("arguments") or {})
+        fields["entity_ids"] = tuple(intent.get("entity_ids") or ())
+        return self.audit.append(
+            **fields,
+            outcome=Outcome.FAILED,
+            reason=MSG_INTERRUPTED,
+            latency_ms=0.0,
+            attempt_id=attempt_id,
+        )
+
+
+_INTENT_FIELDS = (
+    "ts",
+    "tool",
+    "user_id",
+    "agent_id",
+    "conversation_id",
+    "args_hash",
+    "request_id",
+)
 
 
 def _pending_message(request: PendingRequest) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from datetime import datetime
 import logging
 from typing import Any
 
 from homeassistant.auth.permissions.const import POLICY_CONTROL, POLICY_READ
-from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.const import EVENT_HOMEASSISTANT_FINAL_WRITE
+from homeassistant.core import CALLBACK_TYPE, Context, Event, HassJob, HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.event import async_call_later
 from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
@@ -24,7 +28,10 @@ _LOGGER = logging.getLogger(__name__)
 
 STORAGE_VERSION = 1
 STORAGE_KEY = f"{DOMAIN}.guard"
+ANCHOR_KEY = f"{DOMAIN}.guard_anchor"
+"""A second, small file: the audit chain's head and count, and the changes written ahead."""
 SAVE_DELAY = 1.0
+AUDIT_ISSUE = "audit_chain_broken"
 DATA_GUARD: HassKey[GuardRuntime] = HassKey(f"{DOMAIN}_guard")
 
 
@@ -34,61 +41,150 @@ def hass_clock() -> datetime:
 
 
 class GuardRuntime:
-    """The guard of this Home Assistant, its storage and per-conversation search ids."""
+    """The guard of this Home Assistant, its storage and per-conversation search ids.
+
+    Two stores: the guard's state (pending requests, ledger, audit log), saved a second
+    after a change, and the anchor: the head hash and count of the audit chain as last
+    saved, plus every change's record written (and flushed) before the change runs. The
+    anchor tells a log whose newest records (or all of it) went missing; a change whose
+    final record never reached the log is recorded as interrupted on the next start.
+    """
 
     def __init__(self, hass: HomeAssistant, guard: Guard) -> None:
         self.hass = hass
         self.guard = guard
         self.short_ids = ShortIds()
         self.store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, STORAGE_KEY)
+        self.anchor_store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, ANCHOR_KEY)
+        self._saved: tuple[str, int] = (guard.audit.head, guard.audit.total)
+        """The audit chain's head and count in the last completed save of the state."""
+        self._open: dict[str, dict[str, Any]] = {}
+        """Changes written ahead whose final record is not in a completed save yet."""
+        self._ended: set[str] = set()
+        self._save_lock = asyncio.Lock()
+        self._save_timer: CALLBACK_TYPE | None = None
         guard.change_listeners.append(self._schedule_save)
+        guard.journal = self
 
     async def async_load(self) -> None:
         """Restore pending requests, today's budget counters and the audit log.
 
-        A broken audit chain raises a repair issue.
+        A log that does not verify, or that does not reach its anchor (newest records or
+        the whole log deleted, the anchor deleted), raises a repair issue that stays until
+        an admin acknowledges it.
         """
         data = await self.store.async_load() or {}
+        anchor = await self.anchor_store.async_load()
         self.guard.pending.load(data.get("pending"))
         self.guard.ledger.load(data.get("ledger"))
         if "audit" in data:
             try:
                 self.guard.audit = AuditLog.load(data["audit"])
-            except (ChainError, KeyError, ValueError) as err:
-                _LOGGER.error(  # noqa: TRY400 - the error says it all; no traceback
-                    "The Linn guard's audit log does not verify: %s", err
-                )
-                ir.async_create_issue(
-                    self.hass,
-                    DOMAIN,
-                    "audit_chain_broken",
-                    is_fixable=False,
-                    severity=ir.IssueSeverity.ERROR,
-                    translation_key="audit_chain_broken",
-                    translation_placeholders={"error": str(err)},
-                )
-                # keep going with a fresh chain anchored to nothing: the old log stays
-                # in storage under "audit_broken" for inspection
+            except (ChainError, KeyError, TypeError, ValueError) as err:
+                # keep going with a fresh chain: the old log stays in storage for inspection
                 self._broken = data["audit"]
+                self._raise_issue(str(err))
+        if (problem := _anchor_problem(self.guard.audit, data, anchor)) is not None:
+            self._raise_issue(problem)
+        recorded = {r.attempt_id for r in self.guard.audit.records if r.attempt_id}
+        for attempt_id, intent in (anchor or {}).get("open", {}).items():
+            if attempt_id not in recorded:
+                self.guard.record_interrupted(intent, attempt_id)
+        self._saved = (self.guard.audit.head, self.guard.audit.total)
+        await self.async_save()
+
+    def _raise_issue(self, error: str) -> None:
+        _LOGGER.error("The Linn guard's audit log does not verify: %s", error)
+        ir.async_create_issue(
+            self.hass,
+            DOMAIN,
+            AUDIT_ISSUE,
+            is_fixable=True,
+            is_persistent=True,  # until an admin acknowledges it, across restarts
+            severity=ir.IssueSeverity.ERROR,
+            translation_key=AUDIT_ISSUE,
+            translation_placeholders={"error": error},
+        )
+
+    # --- the journal (Guard.journal) ----------------------------------------------------
+
+    async def begin(self, attempt_id: str, intent: Mapping[str, Any]) -> None:
+        """Flush a change's record to the anchor store before the change runs."""
+        self._open[attempt_id] = {
+            key: list(value) if isinstance(value, tuple) else value for key, value in intent.items()
+        }
+        await self.anchor_store.async_save(self._anchor_data())
+
+    @callback
+    def end(self, attempt_id: str) -> None:
+        """The change's final record is in the log; it leaves the anchor after the next save."""
+        self._ended.add(attempt_id)
+
+    # --- saving ----------------------------------------------------------------------------
 
     @callback
     def _schedule_save(self) -> None:
-        self.store.async_delay_save(self._data, SAVE_DELAY)
+        if self._save_timer is None:
+            # cancelled when Home Assistant stops: the final write saves everything then
+            job = HassJob(self._on_save_timer, "linn guard save", cancel_on_shutdown=True)
+            self._save_timer = async_call_later(self.hass, SAVE_DELAY, job)
+
+    @callback
+    def _on_save_timer(self, _now: datetime) -> None:
+        self._save_timer = None
+        self.hass.async_create_task(self.async_save(), eager_start=True)
 
     @callback
     def async_ledger_changed(self) -> None:
         """Counters were added outside a tool call (a model call's usage): save them soon."""
         self._schedule_save()
 
+    async def async_save(self) -> None:
+        """Save the state, then the anchor (so the anchor never runs ahead of the log)."""
+        async with self._save_lock:
+            if self._save_timer is not None:
+                self._save_timer()
+                self._save_timer = None
+            ended = set(self._ended)
+            saved = (self.guard.audit.head, self.guard.audit.total)
+            await self.store.async_save(self._data())
+            self._saved = saved
+            for attempt_id in ended:
+                self._open.pop(attempt_id, None)
+            self._ended -= ended
+            await self.anchor_store.async_save(self._anchor_data())
+
+    def _anchor_data(self) -> dict[str, Any]:
+        head, total = self._saved
+        return {"head": head, "total": total, "open": dict(self._open)}
+
     def _data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "pending": self.guard.pending.to_dict(),
             "audit": self.guard.audit.to_dict(),
             "ledger": self.guard.ledger.to_dict(),
+            "anchored": True,
         }
         if (broken := getattr(self, "_broken", None)) is not None:
             data["audit_broken"] = broken
         return data
+
+
+def _anchor_problem(
+    audit: AuditLog, data: Mapping[str, Any], anchor: Mapping[str, Any] | None
+) -> str | None:
+    """Why the loaded log does not reach its anchor, if it does not."""
+    if anchor is None:
+        # a log saved before there were anchors has none yet; later ones always have one
+        return "its anchor is missing" if data.get("anchored") else None
+    total, head = int(anchor.get("total", 0)), str(anchor.get("head", ""))
+    if audit.total < total:
+        missing = total - audit.total
+        return f"the newest {missing} of {total} records are missing"
+    known = audit.hash_of(total)
+    if known is not None and known != head:
+        return f"record {total} is not the one its anchor holds"
+    return None
 
 
 async def async_setup_guard(hass: HomeAssistant) -> GuardRuntime:
@@ -98,6 +194,11 @@ async def async_setup_guard(hass: HomeAssistant) -> GuardRuntime:
     runtime = GuardRuntime(hass, Guard(TOOL_SPECS, clock=hass_clock))
     await runtime.async_load()
     hass.data[DATA_GUARD] = runtime
+
+    async def final_write(_event: Event) -> None:
+        await runtime.async_save()
+
+    hass.bus.async_listen_once(EVENT_HOMEASSISTANT_FINAL_WRITE, final_write)
     return runtime
 
 

@@ -37,6 +37,18 @@ class RateLimiter:
         hits.append(now)
         return None
 
+    def blocked(self, key: Hashable) -> float | None:
+        """Like hit, without counting: None while a hit would pass, else the seconds to wait."""
+        now = self._clock().timestamp()
+        hits = self._hits.get(key)
+        if not hits:
+            return None
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        if len(hits) >= self.limit:
+            return max(0.0, hits[0] + self.window - now)
+        return None
+
     def _sweep(self, now: float) -> None:
         """Forget keys with no hit in the window (every conversation is a key): amortised O(1)."""
         horizon = now - self.window
