@@ -69,6 +69,8 @@ async def assist_with_unlimited_guard(
         writes_per_minute=UNLIMITED,
         reads_per_minute=UNLIMITED,
         calls_per_conversation=UNLIMITED,
+        refusals_per_window=UNLIMITED,
+        decisions_per_minute=UNLIMITED,
         **guard_options,
     )
     hass.data[DATA_GUARD] = GuardRuntime(hass, guard)

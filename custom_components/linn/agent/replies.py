@@ -20,6 +20,7 @@ class Say(StrEnum):
     INTERRUPTED = "interrupted"
     MODEL_ERROR = "model_error"
     REFUSED = "refused"
+    NO_ANSWER = "no_answer"
 
 
 _REPLIES: dict[str, dict[Say, str]] = {
@@ -40,6 +41,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         "have been done. Please check and ask again.",
         Say.MODEL_ERROR: "Sorry, the assistant could not answer that.",
         Say.REFUSED: "I can't help with that one.",
+        Say.NO_ANSWER: "Sorry, I have no answer to that.",
     },
     "de": {
         Say.DONE: "Erledigt.",
@@ -59,6 +61,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         "erledigt. Bitte prüfe es und frag noch einmal.",
         Say.MODEL_ERROR: "Das konnte der Assistent leider nicht beantworten.",
         Say.REFUSED: "Dabei kann ich nicht helfen.",
+        Say.NO_ANSWER: "Darauf habe ich leider keine Antwort.",
     },
 }
 

@@ -52,6 +52,13 @@ OTHER_API_PROMPT_CHARS: Final = 40_000
 """Other LLM APIs' prompt is cut at this length (a huge home would otherwise fill the request)."""
 
 
+def _has_words(question: str) -> str:
+    """A question of only spaces would end the turn in silence: refused (the model asks again)."""
+    if not question.strip():
+        raise probatio.Invalid("the question must not be empty")
+    return question
+
+
 class AskUserTool(llm.Tool):
     """A question back to the person; the turn ends with it and the satellite listens again."""
 
@@ -64,7 +71,7 @@ class AskUserTool(llm.Tool):
     parameters = probatio.Schema(
         {
             probatio.Required("question", description="The question to speak"): probatio.All(
-                str, probatio.Length(min=1, max=QUESTION_CHARS)
+                str, probatio.Length(min=1, max=QUESTION_CHARS), _has_words
             )
         }
     )

@@ -182,12 +182,14 @@ class AssistantTurn:
                 # the refused turn (from its utterance) is never sent again
                 self._say(say(Say.REFUSED, self.language), native=RefusedTurn())
                 return
-            if self._asked() is not None:
-                self._say(self._asked() or "")
+            if (question := self._asked()) is not None:
+                self._say(question)
                 return
             if not self.chat_log.unresponded_tool_results:
-                if stop_reason == "max_tokens" and not self._spoken():
-                    self._say(say(Say.MODEL_ERROR, self.language))
+                if not self._spoken():
+                    # never silence: a cut-off or empty answer gets a short reply of ours
+                    what = Say.MODEL_ERROR if stop_reason == "max_tokens" else Say.NO_ANSWER
+                    self._say(say(what, self.language))
                 return
         self._say(say(Say.MAX_STEPS, self.language))
 
@@ -338,17 +340,36 @@ class AssistantTurn:
 
     def _spoken(self) -> bool:
         last = self.chat_log.content[-1]
-        return isinstance(last, conversation.AssistantContent) and bool(last.content)
+        return (
+            isinstance(last, conversation.AssistantContent)
+            and bool(last.content)
+            and bool(str(last.content).strip())
+        )
 
     def _asked(self) -> str | None:
-        """The question of an ask_user call in the model's last message, if any."""
-        for content in reversed(self._this_turn()):
+        """The question of an accepted ask_user call in the model's last message, if any.
+
+        A question the tool refused (empty, too long) is no question: the model hears why
+        and goes on.
+        """
+        for index in range(len(self.chat_log.content) - 1, self.first_index - 1, -1):
+            content = self.chat_log.content[index]
             if isinstance(content, conversation.AssistantContent) and content.tool_calls:
                 for call in content.tool_calls:
-                    if call.tool_name == ASK_USER:
-                        return str(call.tool_args.get("question", ""))
+                    if call.tool_name == ASK_USER and not self._refused(call.id):
+                        question = str(call.tool_args.get("question", ""))
+                        return question if question.strip() else None
                 return None
         return None
+
+    def _refused(self, tool_call_id: str) -> bool:
+        """The tool call's result in this turn is an error."""
+        return any(
+            isinstance(c, conversation.ToolResultContent)
+            and c.tool_call_id == tool_call_id
+            and c.result.error
+            for c in self._this_turn()
+        )
 
     def _waits_for_user(self) -> bool:
         """A confirmation or approval is pending, or the model asked a question."""

@@ -216,3 +216,28 @@ async def test_short_media_ids_are_resolved_in_code(
     assert found["results"][0]["id"] == "m1"
     assert "media_content_id" not in json.dumps(found)
     await wait_for(lambda: source(emulator) == "Radio" and emulator.state.radio_id == 2)
+
+
+async def test_an_empty_question_back_is_refused_and_the_model_goes_on(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    fake.script(
+        Reply(tool_uses=(ToolUse("ask_user", {"question": " \n "}),)),
+        Reply(tool_uses=(ToolUse("ask_user", {"question": "Which player?"}),)),
+    )
+    result = await converse(hass, "louder", hass_admin_user)
+    assert speech(result) == "Which player?"
+    refused = json.loads(fake.message_requests[1].tool_results()[0]["content"])
+    assert "error" in refused
+
+
+@pytest.mark.parametrize(
+    ("language", "fallback"),
+    [("en", "Sorry, I have no answer to that."), ("de", "Darauf habe ich leider keine Antwort.")],
+)
+async def test_an_empty_answer_is_never_spoken_as_silence(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic, language: str, fallback: str
+) -> None:
+    fake.script(Reply(" \n\t "))
+    result = await converse(hass, "what's up?", hass_admin_user, language=language)
+    assert speech(result) == fallback
