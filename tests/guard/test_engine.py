@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from datetime import time
 import json
 from zoneinfo import ZoneInfo
@@ -46,6 +47,11 @@ async def call(
         ),
         PlayerHandler(tool, player) if tool in SPECS else None,
     )
+
+
+def asked(guard: Guard, turn: Turn) -> Turn:
+    """The turn after one whose tool results carried every open request (the chat log asked)."""
+    return replace(turn, asked=frozenset(r.request_id for r in guard.pending.open_requests()))
 
 
 @pytest.fixture(autouse=True)
@@ -171,7 +177,9 @@ async def test_volume_above_soft_limit_needs_the_users_yes_next_turn(
     assert again.request_id == request_id
     assert player.volume == 50
 
-    done = await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 2, "yes", "en"))
+    done = await call(
+        guard, player, "set_volume", {"volume": 65}, turn=asked(guard, Turn("c1", 2, "yes", "en"))
+    )
     assert done.outcome is Outcome.APPROVED
     assert player.volume == 65
     assert request_id is not None
@@ -184,7 +192,11 @@ async def test_german_yes_confirms(guard: Guard, player: Player) -> None:
     player.volume = 50
     await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 1, "lauter", "de"))
     done = await call(
-        guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 2, "Ja, bitte", "de")
+        guard,
+        player,
+        "set_volume",
+        {"volume": 65},
+        turn=asked(guard, Turn("c1", 2, "Ja, bitte", "de")),
     )
     assert done.outcome is Outcome.APPROVED
 
@@ -205,15 +217,52 @@ async def test_a_yes_that_does_not_fit_executes_nothing(
     player.volume = 50
     await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 1, "volume 65"))
     volume = 66 if changed_volume else 65
-    result = await call(guard, player, "set_volume", {"volume": volume}, caller=caller, turn=turn)
+    result = await call(
+        guard, player, "set_volume", {"volume": volume}, caller=caller, turn=asked(guard, turn)
+    )
     assert result.outcome is Outcome.PENDING
     assert player.volume == 50
+
+
+async def test_a_yes_in_a_new_chat_log_under_the_same_id_confirms_nothing(
+    guard: Guard, player: Player
+) -> None:
+    """Home Assistant reuses an id like `kitchen` for a new chat log: turn 2 there is no answer.
+
+    The new log's previous turn asked about no request (none of its tool results carry the
+    old id), so its "yes", whatever it answered, cannot confirm the old request.
+    """
+    player.volume = 50
+    first = await call(
+        guard, player, "set_volume", {"volume": 65}, turn=Turn("kitchen", 1, "volume 65")
+    )
+    assert first.outcome is Outcome.PENDING
+    result = await call(
+        guard,
+        player,
+        "set_volume",
+        {"volume": 65},
+        turn=Turn("kitchen", 2, "yes", asked=frozenset()),
+    )
+    assert result.outcome is Outcome.PENDING  # asked afresh, in this chat log
+    assert result.request_id != first.request_id
+    assert player.volume == 50
+    old = guard.pending.get(first.request_id or "")
+    assert old is not None
+    assert old.status is PendingStatus.DENIED  # lapsed
+    # a yes bound to what the new log asked about works
+    done = await call(
+        guard, player, "set_volume", {"volume": 65}, turn=asked(guard, Turn("kitchen", 3, "yes"))
+    )
+    assert done.outcome is Outcome.APPROVED
 
 
 async def test_no_refuses_the_request(guard: Guard, player: Player) -> None:
     player.volume = 50
     await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 1, "volume 65"))
-    result = await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 2, "nope"))
+    result = await call(
+        guard, player, "set_volume", {"volume": 65}, turn=asked(guard, Turn("c1", 2, "nope"))
+    )
     assert result.data == {"error": "Denied: the user said no"}
     assert player.volume == 50
 

@@ -48,6 +48,11 @@ def _guard(clock: FakeClock, policy: Policy) -> Guard:
     return guard
 
 
+def _asked(guard: Guard, turn: Turn) -> Turn:
+    """The turn after one whose tool results carried every open request."""
+    return replace(turn, asked=frozenset(r.request_id for r in guard.pending.open_requests()))
+
+
 async def _call(
     guard: Guard, tool: str, player: Player, turn: Turn, caller: Any = CALLER
 ) -> Outcome:
@@ -62,7 +67,9 @@ async def test_confirm_asks_for_a_change_and_runs_it_after_a_yes_but_never_for_a
     player = Player()
     assert await _call(guard, TURN_ON, player, Turn("c1", 1, "turn on the lamp")) is Outcome.PENDING
     assert player.calls == []
-    assert await _call(guard, TURN_ON, player, Turn("c1", 2, "yes")) is Outcome.APPROVED
+    assert (
+        await _call(guard, TURN_ON, player, _asked(guard, Turn("c1", 2, "yes"))) is Outcome.APPROVED
+    )
     assert player.calls == [TURN_ON]
     # a read has nothing to confirm
     assert await _call(guard, LIVE_CONTEXT, player, Turn("c2", 1, "is it on?")) is Outcome.ALLOWED
@@ -98,6 +105,8 @@ async def test_a_yes_does_not_run_a_tool_turned_off_while_it_waited(clock: FakeC
     assert await _call(guard, TURN_ON, player, Turn("c1", 1, "turn on the lamp")) is Outcome.PENDING
     denied = AgentSettings(policies={OTHER_API_TOOLS: Policy.DENY})
     guard.agent_settings_for = lambda agent_id: denied if agent_id == AGENT else None
-    assert await _call(guard, TURN_ON, player, Turn("c1", 2, "yes")) is Outcome.DENIED
+    assert (
+        await _call(guard, TURN_ON, player, _asked(guard, Turn("c1", 2, "yes"))) is Outcome.DENIED
+    )
     assert player.calls == []
     assert guard.audit.records[-1].reason.startswith("Denied: this action is turned off")

@@ -32,14 +32,13 @@ class Resolution:
 
 
 def _waiting(hass: HomeAssistant, caller: Caller, turn: Turn) -> list[PendingRequest]:
-    """Confirmations this user's previous turn in this conversation left open."""
+    """Confirmations of this user in this conversation, still open."""
     return [
         request
         for request in hass.data[DATA_GUARD].guard.pending.open_requests()
         if request.kind is PendingKind.CONFIRM
         and request.user_id == caller.user_id
         and request.conversation_id == turn.conversation_id
-        and request.turn == turn.index - 1
     ]
 
 
@@ -54,7 +53,12 @@ async def async_resolve_confirmation(  # noqa: PLR0917
     """Run or refuse the waiting calls when the utterance is a yes or a no; else None."""
     if turn.conversation_id is None:
         return None
-    waiting = _waiting(hass, caller, turn)
+    candidates = _waiting(hass, caller, turn)
+    # only what the previous turn of this very chat log asked about: a conversation id
+    # reused for a new chat log (an automation's `kitchen`) must not inherit old questions
+    waiting = [r for r in candidates if r.turn == turn.index - 1 and r.request_id in turn.asked]
+    if stale := [r for r in candidates if r not in waiting]:
+        hass.data[DATA_GUARD].guard.lapse(stale, caller)
     if not waiting:
         return None
     answer = match_answer(turn.utterance, turn.language)

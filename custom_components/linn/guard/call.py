@@ -31,14 +31,18 @@ class Caller:
 class Turn:
     """Where in a conversation the call happens.
 
-    `index` counts the user's utterances so far; `utterance` is the user's raw text of
-    this turn (never model text), None when the channel does not provide it.
+    `index` counts the user's utterances so far in this chat log; `utterance` is the user's
+    raw text of this turn (never model text), None when the channel does not provide it.
     """
 
     conversation_id: str | None
     index: int = 0
     utterance: str | None = None
     language: str | None = None
+    asked: frozenset[str] = frozenset()
+    """The requests the previous turn of this very chat log asked about (its tool results
+    carry their ids): only those can be confirmed in this turn. A new chat log under a
+    reused conversation id (Home Assistant keeps ids like `kitchen`) asked about none."""
 
 
 @dataclass(frozen=True, slots=True)

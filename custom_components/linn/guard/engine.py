@@ -423,14 +423,15 @@ class Guard:
                 attempt, Outcome.PENDING, _pending_message(request), request=request
             )
         answer = match_answer(call.turn.utterance, call.turn.language)
-        if call.turn.index == request.turn + 1 and answer is Answer.YES:
+        asked = request.request_id in call.turn.asked  # this chat log asked about it
+        if call.turn.index == request.turn + 1 and answer is Answer.YES and asked:
             taken = self.pending.take(request.request_id, approve=True)
             attempt.notes.append("confirmed by the user")
             self._resolved(taken, Outcome.APPROVED, call.caller)
             return taken
         taken = self.pending.take(request.request_id, approve=False)
         self._resolved(taken, Outcome.DENIED, call.caller)
-        if answer is Answer.NO and call.turn.index == request.turn + 1:
+        if answer is Answer.NO and call.turn.index == request.turn + 1 and asked:
             return self._finish(attempt, Outcome.DENIED, MSG_SAID_NO, request=taken)
         attempt.notes.append(f"request {taken.request_id} lapsed without a yes")
         return None

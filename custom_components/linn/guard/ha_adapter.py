@@ -231,6 +231,7 @@ def current_turn(language: str | None) -> Turn:
     """
     try:
         from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            ToolResultContent,
             UserContent,
             current_chat_log,
         )
@@ -239,12 +240,21 @@ def current_turn(language: str | None) -> Turn:
     chat_log = current_chat_log.get()
     if chat_log is None:
         return Turn(None, language=language)
-    user_messages = [c.content for c in chat_log.content if isinstance(c, UserContent)]
+    users = [i for i, c in enumerate(chat_log.content) if isinstance(c, UserContent)]
+    # what the previous turn of this chat log asked about: the requests its results opened
+    previous = chat_log.content[users[-2] + 1 : users[-1]] if len(users) >= 2 else []
+    asked = frozenset(
+        str(c.result.data["request_id"])
+        for c in previous
+        if isinstance(c, ToolResultContent) and "request_id" in c.result.data
+    )
+    last = chat_log.content[users[-1]] if users else None
     return Turn(
         chat_log.conversation_id,
-        index=len(user_messages),
-        utterance=user_messages[-1] if user_messages else None,
+        index=len(users),
+        utterance=last.content if isinstance(last, UserContent) else None,
         language=language,
+        asked=asked,
     )
 
 

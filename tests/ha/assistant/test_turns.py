@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 import json
 
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
+from homeassistant.util import dt as dt_util
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
@@ -241,3 +243,32 @@ async def test_an_empty_answer_is_never_spoken_as_silence(
     fake.script(Reply(" \n\t "))
     result = await converse(hass, "what's up?", hass_admin_user, language=language)
     assert speech(result) == fallback
+
+
+async def test_a_yes_in_a_new_chat_log_under_a_reused_id_confirms_nothing(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    """An automation's `kitchen` id outlives its chat log; a new log's yes is its own."""
+    hass.config_entries.async_update_entry(loaded_entry, options={"approval_expiry_minutes": 60})
+    assert emulator.state.volume == 30  # 50 is above the soft limit: the guard wants a yes
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 50}),)),
+        Reply("That is loud. Shall I set 50?"),
+    )
+    first = await converse(hass, "set the living room to 50", hass_admin_user, "kitchen")
+    assert first.conversation_id == "kitchen"
+    # the chat session ends after five quiet minutes; "kitchen" then opens a new chat log
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=6))
+    await hass.async_block_till_done()
+    fake.script(Reply("Shall I turn on the porch light?"))
+    await converse(hass, "anything else?", hass_admin_user, "kitchen")
+    assert len(fake.message_requests[-1].messages) == 1  # a new chat log indeed
+    fake.script(Reply("OK."))  # nothing waits for this yes: the model hears it
+    result = await converse(hass, "yes", hass_admin_user, "kitchen")
+    assert speech(result) == "OK."
+    assert emulator.state.volume == 30
+    assert Outcome.APPROVED not in [r.outcome for r in runtime_audit(hass)]
