@@ -176,6 +176,8 @@ class AuditLog:
         """The hash before the first kept record (of the last record dropped at the start)."""
         self._records: dict[int, AuditRecord] = {}
         """By sequence number, oldest first."""
+        self._stored: dict[int, dict[str, Any]] = {}
+        """Each kept record as stored (made once: a save of thousands stays cheap)."""
         self._gaps_by_first: dict[int, Gap] = {}
         self._gaps_by_last: dict[int, Gap] = {}
         self._buckets: dict[Bucket, deque[int]] = {}
@@ -221,6 +223,7 @@ class AuditLog:
 
     def _keep(self, record: AuditRecord) -> None:
         self._records[record.seq] = record
+        self._stored[record.seq] = record.to_dict()
         bucket = self._buckets.setdefault((record.user_id, record.refusal), deque())
         bucket.append(record.seq)
         quota = self.max_refusals if record.refusal else self.max_records
@@ -230,6 +233,7 @@ class AuditLog:
     def _drop(self, seq: int) -> None:
         """Drop one record, leaving (or widening) a gap whose end hashes are kept."""
         record = self._records.pop(seq)
+        del self._stored[seq]
         gap = Gap(seq, seq, record.prev_hash, record.hash)
         if (left := self._gaps_by_last.pop(seq - 1, None)) is not None:
             del self._gaps_by_first[left.first]
@@ -254,7 +258,7 @@ class AuditLog:
         return {
             "anchor": self.anchor,
             "next_seq": self._next_seq,
-            "records": [r.to_dict() for r in self._records.values()],
+            "records": list(self._stored.values()),  # never changed after they are made
             "gaps": [gap.to_list() for gap in self.gaps],
         }
 

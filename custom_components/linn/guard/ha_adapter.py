@@ -54,8 +54,14 @@ class GuardRuntime:
         self.hass = hass
         self.guard = guard
         self.short_ids = ShortIds()
-        self.store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, STORAGE_KEY)
-        self.anchor_store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, ANCHOR_KEY)
+        # the state (up to thousands of audit records) is encoded off the event loop, from
+        # a snapshot taken in it; the anchor is small, and written with an fsync
+        self.store: Store[dict[str, Any]] = Store(
+            hass, STORAGE_VERSION, STORAGE_KEY, serialize_in_event_loop=False
+        )
+        self.anchor_store: Store[dict[str, Any]] = Store(
+            hass, STORAGE_VERSION, ANCHOR_KEY, atomic_writes=True
+        )
         self._saved: tuple[str, int] = (guard.audit.head, guard.audit.total)
         """The audit chain's head and count in the last completed save of the state."""
         self._open: dict[str, dict[str, Any]] = {}
