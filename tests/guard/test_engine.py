@@ -25,6 +25,7 @@ from custom_components.linn.guard.engine import (
     DECISIONS_PER_MINUTE,
     REFUSAL_WINDOW,
     REFUSALS_PER_WINDOW,
+    REFUSED_CALLS_PER_WINDOW,
 )
 from custom_components.linn.guard.pending import PendingStatus
 
@@ -250,9 +251,23 @@ async def test_a_yes_in_a_new_chat_log_under_the_same_id_confirms_nothing(
     old = guard.pending.get(first.request_id or "")
     assert old is not None
     assert old.status is PendingStatus.DENIED  # lapsed
-    # a yes bound to what the new log asked about works
+    # the old log's id of the request does not count in another chat log either
+    other_log = await call(
+        guard,
+        player,
+        "set_volume",
+        {"volume": 65},
+        turn=replace(asked(guard, Turn("kitchen", 3, "yes")), log_id="another log"),
+    )
+    assert other_log.outcome is Outcome.PENDING
+    assert player.volume == 50
+    # a yes in the log that asked (the request it just opened), about that request, works
     done = await call(
-        guard, player, "set_volume", {"volume": 65}, turn=asked(guard, Turn("kitchen", 3, "yes"))
+        guard,
+        player,
+        "set_volume",
+        {"volume": 65},
+        turn=replace(asked(guard, Turn("kitchen", 4, "yes")), log_id="another log"),
     )
     assert done.outcome is Outcome.APPROVED
 
@@ -646,7 +661,7 @@ async def test_a_flood_of_refused_calls_is_counted_not_recorded_one_by_one(
     assert bobs.record in records
     assert first.record in records
     assert len(records) == 1 + REFUSALS_PER_WINDOW  # bob's, and alice's first 30 refusals
-    # over the limit, even an allowed call is refused until the window has passed
+    # over the limit of refused calls, even an allowed call is refused until the window frees
     blocked = await call(guard, player, "next")
     assert blocked.outcome is Outcome.RATE_LIMITED
     assert blocked.record is None
@@ -658,7 +673,9 @@ async def test_a_flood_of_refused_calls_is_counted_not_recorded_one_by_one(
     assert summary.tool == "refused_calls"
     assert summary.user_id == "alice"
     assert summary.arguments == {"count": 2000 - REFUSALS_PER_WINDOW + 2}
-    assert "set_volume_limit rate_limited x1971" in summary.reason
+    denied = REFUSED_CALLS_PER_WINDOW - REFUSALS_PER_WINDOW
+    assert f"set_volume_limit denied x{denied}" in summary.reason
+    assert f"set_volume_limit rate_limited x{2001 - REFUSED_CALLS_PER_WINDOW}" in summary.reason
     assert (await call(guard, player, "next")).outcome is Outcome.ALLOWED
 
 
@@ -714,3 +731,14 @@ async def test_a_change_that_cannot_be_written_ahead_does_not_run(
     assert result.outcome is Outcome.FAILED
     assert player.volume == 20
     assert player.calls == []
+
+
+async def test_refusals_a_misled_model_can_make_do_not_lock_the_user_out(
+    guard: Guard, player: Player
+) -> None:
+    """A conversation makes at most 60 calls in 10 minutes: two of them, all refused, still
+    leave the user their next call (their refusals beyond 30 are only counted)."""
+    for _ in range(REFUSED_CALLS_PER_WINDOW - 1):
+        await call(guard, player, "set_volume_limit", {"limit": 1})
+    assert (await call(guard, player, "next")).outcome is Outcome.ALLOWED
+    assert player.track == 2

@@ -70,6 +70,7 @@ async def assist_with_unlimited_guard(
         reads_per_minute=UNLIMITED,
         calls_per_conversation=UNLIMITED,
         refusals_per_window=UNLIMITED,
+        refused_calls_per_window=UNLIMITED,
         decisions_per_minute=UNLIMITED,
         **guard_options,
     )

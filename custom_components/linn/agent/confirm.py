@@ -56,7 +56,11 @@ async def async_resolve_confirmation(  # noqa: PLR0917
     candidates = _waiting(hass, caller, turn)
     # only what the previous turn of this very chat log asked about: a conversation id
     # reused for a new chat log (an automation's `kitchen`) must not inherit old questions
-    waiting = [r for r in candidates if r.turn == turn.index - 1 and r.request_id in turn.asked]
+    waiting = [
+        r
+        for r in candidates
+        if r.turn == turn.index - 1 and r.request_id in turn.asked and r.log_id == turn.log_id
+    ]
     if stale := [r for r in candidates if r not in waiting]:
         hass.data[DATA_GUARD].guard.lapse(stale, caller)
     if not waiting:

@@ -39,6 +39,8 @@ class Turn:
     index: int = 0
     utterance: str | None = None
     language: str | None = None
+    log_id: str | None = None
+    """The chat log instance (Home Assistant may reuse its conversation id for a new one)."""
     asked: frozenset[str] = frozenset()
     """The requests the previous turn of this very chat log asked about (its tool results
     carry their ids): only those can be confirmed in this turn. A new chat log under a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 import logging
 import math
@@ -44,9 +44,13 @@ CONVERSATION_TAINT_SECONDS = 86400.0
 
 REFUSALS_PER_WINDOW = 30
 REFUSAL_WINDOW = 600.0
-"""Each user's refused attempts are recorded one by one up to 30 per 10 minutes. Beyond
-that the user's calls are refused at once and counted in one summary record, so a flood
-cannot push the user's own earlier refusals out of their quota (500) for hours."""
+"""Each user's refused attempts are recorded one by one up to 30 per 10 minutes; beyond
+that they are counted in one summary record, so a flood cannot push the user's own earlier
+refusals out of their quota (500) for hours."""
+REFUSED_CALLS_PER_WINDOW = 120
+"""After 120 refused calls in 10 minutes, a user's calls are refused at once until the
+window frees. A model misled by device text cannot get there (a conversation may make 60
+calls in 10 minutes); a client flooding the tools directly (an MCP client) does."""
 DECISIONS_PER_MINUTE = 20
 """Approvals and denials one user may send a minute (an admin answers a handful)."""
 
@@ -200,6 +204,7 @@ class Guard:
         audit_max_records: int = DEFAULT_MAX_RECORDS,
         audit_max_refusals: int = DEFAULT_MAX_REFUSALS,
         refusals_per_window: int = REFUSALS_PER_WINDOW,
+        refused_calls_per_window: int = REFUSED_CALLS_PER_WINDOW,
         decisions_per_minute: int = DECISIONS_PER_MINUTE,
     ) -> None:
         self.specs = dict(specs)
@@ -219,6 +224,8 @@ class Guard:
         self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
         self._refusal_limits = RateLimiter(clock, refusals_per_window, window=REFUSAL_WINDOW)
         """Refused attempts recorded one by one, per user; beyond it they are counted."""
+        self._refused_calls = RateLimiter(clock, refused_calls_per_window, window=REFUSAL_WINDOW)
+        """Refused attempts per user; beyond it every call of the user is refused at once."""
         self._decision_limits = RateLimiter(clock, decisions_per_minute)
         self._uncounted: dict[str | None, dict[tuple[str, str], int]] = {}
         """Per user: refused attempts beyond the limit, by (tool, outcome), not yet recorded."""
@@ -273,7 +280,7 @@ class Guard:
         attempt = _Attempt(
             call.tool, call.caller, call.turn, call.arguments if is_object else {}, spec
         )
-        if (wait := self._refusal_limits.blocked(call.caller.user_id)) is not None:
+        if (wait := self._refused_calls.blocked(call.caller.user_id)) is not None:
             message = MSG_TOO_MANY_REFUSED.format(seconds=max(1, math.ceil(wait)))
             return self._finish(attempt, Outcome.RATE_LIMITED, message)
         if spec is None or handler is None:
@@ -423,7 +430,8 @@ class Guard:
                 attempt, Outcome.PENDING, _pending_message(request), request=request
             )
         answer = match_answer(call.turn.utterance, call.turn.language)
-        asked = request.request_id in call.turn.asked  # this chat log asked about it
+        # this very chat log asked about it (not a new log under a reused conversation id)
+        asked = request.request_id in call.turn.asked and request.log_id == call.turn.log_id
         if call.turn.index == request.turn + 1 and answer is Answer.YES and asked:
             taken = self.pending.take(request.request_id, approve=True)
             attempt.notes.append("confirmed by the user")
@@ -534,6 +542,7 @@ class Guard:
                 entity_ids=attempt.entity_ids,
                 expiry=settings.approval_expiry if settings is not None else None,
                 agent_id=attempt.caller.agent_id,
+                log_id=attempt.turn.log_id,
             )
         except PendingError as err:
             return self._finish(attempt, Outcome.DENIED, f"Denied: {err.reason}")
@@ -572,7 +581,7 @@ class Guard:
             request.arguments if request else {},
             self.specs.get(request.tool) if request else None,
         )
-        wait = self._refusal_limits.blocked(approver.user_id)
+        wait = self._refused_calls.blocked(approver.user_id)
         if wait is None:
             wait = self._decision_limits.hit(approver.user_id)
         if wait is not None:
@@ -639,6 +648,8 @@ class Guard:
         targets = handler.targets(arguments_now)
         if (denial := self._permission_denial(spec, requester, targets)) is not None:
             return self._finish(attempt, Outcome.DENIED, denial, request=taken)
+        if targets != request.entity_ids and self._denied_now(replace(request, entity_ids=targets)):
+            return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF, request=taken)
         return await self._execute(
             attempt, handler, arguments_now, Outcome.APPROVED, taken.request_id
         )
@@ -840,6 +851,8 @@ class Guard:
                 data["request_id"] = request_id
         user_id = attempt.caller.user_id
         record: AuditRecord | None = None
+        if outcome in REFUSALS:
+            self._refused_calls.hit(user_id)
         if outcome in REFUSALS and self._refusal_limits.hit(user_id) is not None:
             # beyond the user's limit: counted, so a flood cannot rotate records away
             counts = self._uncounted.setdefault(user_id, {})
@@ -905,14 +918,14 @@ class Guard:
             latency_ms=0.0,
         )
 
-    def record_uncounted(self) -> None:
+    def record_uncounted(self, *, now: bool = False) -> None:
         """Summary records for users whose counted refusals ended (the periodic check).
 
-        A user still over the limit gets theirs later: one summary per flood, not one
-        every check.
+        A user still over the limit gets theirs later (one summary per flood, not one every
+        check), unless `now` (Home Assistant stops).
         """
         for user_id in list(self._uncounted):
-            if self._refusal_limits.blocked(user_id) is None:
+            if now or self._refusal_limits.blocked(user_id) is None:
                 self._record_uncounted(user_id)
                 for listener in list(self.change_listeners):
                     listener()

@@ -202,6 +202,7 @@ async def async_setup_guard(hass: HomeAssistant) -> GuardRuntime:
     hass.data[DATA_GUARD] = runtime
 
     async def final_write(_event: Event) -> None:
+        runtime.guard.record_uncounted(now=True)
         await runtime.async_save()
 
     hass.bus.async_listen_once(EVENT_HOMEASSISTANT_FINAL_WRITE, final_write)
@@ -260,8 +261,19 @@ def current_turn(language: str | None) -> Turn:
         index=len(users),
         utterance=last.content if isinstance(last, UserContent) else None,
         language=language,
+        log_id=_log_id(chat_log.content[users[0]]) if users else None,
         asked=asked,
     )
+
+
+def _log_id(first_utterance: Any) -> str:
+    """One chat log instance: its first utterance, which every later turn's copy shares.
+
+    Home Assistant copies the chat log for each turn (a new object, a new `created`), but
+    the content items are the same objects; a new log under a reused conversation id
+    starts with a new first utterance.
+    """
+    return f"{first_utterance.created.isoformat()}/{id(first_utterance):x}"
 
 
 def _always(_entity_id: str) -> bool:

@@ -75,6 +75,8 @@ class PendingRequest:
     status: PendingStatus = PendingStatus.OPEN
     agent_id: str | None = None
     """The agent that made the call: its own settings (notify targets) apply too."""
+    log_id: str | None = None
+    """The chat log instance it was asked in: only a yes in that same log confirms it."""
     secret: str = field(default_factory=new_secret, repr=False)
     """A random token only the admin's actionable notification carries (never shown)."""
 
@@ -103,6 +105,7 @@ class PendingRequest:
             entity_ids=tuple(data.get("entity_ids", ())),
             status=PendingStatus(data.get("status", PendingStatus.OPEN)),
             agent_id=data.get("agent_id"),
+            log_id=data.get("log_id"),
             # stored before requests had one: a fresh secret, so an old button never works
             secret=str(data.get("secret") or new_secret()),
         )
@@ -178,6 +181,7 @@ class PendingBook:
         entity_ids: tuple[str, ...] = (),
         expiry: timedelta | None = None,
         agent_id: str | None = None,
+        log_id: str | None = None,
     ) -> PendingRequest:
         """Open a request; PendingError when the user already has too many open."""
         open_for_user = [r for r in self.open_requests() if r.user_id == user_id]
@@ -197,6 +201,7 @@ class PendingBook:
             expires=now + (expiry if expiry is not None else self.expiry),
             entity_ids=entity_ids,
             agent_id=agent_id,
+            log_id=log_id,
         )
         self._keep(request)
         return request
