@@ -51,3 +51,20 @@ def test_action_words(utterance: str, action: str, asks: bool) -> None:
 def test_named_target_counts_as_asking() -> None:
     assert utterance_asks_for("put Radio Paradise on", "source", ["Radio Paradise"])
     assert not utterance_asks_for("what is on", "source", ["Radio Paradise"])
+
+
+@pytest.mark.parametrize(
+    ("utterance", "name", "asks"),
+    [
+        ("what's playing?", "Playing", False),  # a device's name is no request
+        ("what's on in the living room?", "Living Room", False),
+        ("Radio Paradise", "Radio Paradise", False),  # a name alone asks for nothing
+        ("switch the source", "Phono", False),  # the user named another (no) target
+        ("switch to TV", "TV", True),
+        ("wechsle auf Phono", "Phono", True),
+    ],
+)
+def test_a_device_supplied_name_narrows_the_target_but_never_stands_in_for_the_request(
+    utterance: str, name: str, asks: bool
+) -> None:
+    assert utterance_asks_for(utterance, "source", [name]) is asks

@@ -221,6 +221,10 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
             "input",
             "switch",
             "change",
+            "put",
+            "listen",
+            "höre",
+            "hören",
             "quelle",
             "eingang",
             "umschalten",
@@ -275,22 +279,22 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
 
 
 def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable[str] = ()) -> bool:
-    """True when the user's own words ask for this kind of action.
+    """True when the user's own words ask for this kind of action (and this target).
 
-    `extra_terms` are the user-visible names the call targets (a source name, a preset
-    title): "switch to TV" asks for the source called TV. Matching is on whole words.
+    The words must hold the action itself. `extra_terms` are the names the call targets (a
+    source name): device-supplied, so they only narrow it: when given, the user must also
+    have said one ("switch to TV"), and a name alone never asks for anything (a source
+    renamed "Playing" does not turn "what's playing?" into a request). Whole words.
     """
     if not utterance:
         return False
     text = " " + " ".join(_WORDS.sub(" ", utterance.casefold()).split()) + " "
     words = set(text.split())
-    if words & ACTION_WORDS.get(action, frozenset()):
-        return True
-    for term in extra_terms:
-        phrase = " ".join(_WORDS.sub(" ", term.casefold()).split())
-        if phrase and f" {phrase} " in text:
-            return True
-    return False
+    if not words & ACTION_WORDS.get(action, frozenset()):
+        return False
+    phrases = [" ".join(_WORDS.sub(" ", term.casefold()).split()) for term in extra_terms]
+    phrases = [phrase for phrase in phrases if phrase]
+    return not phrases or any(f" {phrase} " in text for phrase in phrases)
 
 
 _VOLUME_UP = frozenset(
