@@ -43,6 +43,9 @@ RETRY_DELAY: Final = 1.0
 """Seconds before the one retry after a rate limit or overload (or the server's retry-after,
 when shorter than MAX_RETRY_DELAY)."""
 MAX_RETRY_DELAY: Final = 5.0
+MAX_UTTERANCE_CHARS: Final = 2000
+"""Longer input is refused before any model call or local intent: a voice command is a
+sentence, and one huge input could use up a budget and force limited mode."""
 
 
 def is_assistant_data(data: Mapping[str, Any]) -> bool:

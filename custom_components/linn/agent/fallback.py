@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Final
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -11,7 +12,29 @@ from homeassistant.helpers import intent
 
 from .replies import Say, say
 
+if TYPE_CHECKING:
+    from hassil.recognize import RecognizeResult
+
 _LOGGER = logging.getLogger(__name__)
+
+
+READ_ONLY_INTENTS: Final = frozenset(
+    {
+        intent.INTENT_GET_STATE,
+        intent.INTENT_GET_CURRENT_DATE,
+        intent.INTENT_GET_CURRENT_TIME,
+        intent.INTENT_GET_TEMPERATURE,
+        intent.INTENT_TIMER_STATUS,
+        intent.INTENT_NEVERMIND,
+        intent.INTENT_RESPOND,
+        "HassGetWeather",
+    }
+)
+"""Local intents that only answer; an unidentified caller gets no other in limited mode."""
+
+
+def _changes_state(result: RecognizeResult) -> bool:
+    return result.intent.name not in READ_ONLY_INTENTS
 
 
 async def async_local_reply(
@@ -19,14 +42,20 @@ async def async_local_reply(
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     prefix: str | None = None,
+    *,
+    identified: bool,
 ) -> intent.IntentResponse:
     """The utterance through the built-in intents; the speech says the mode is limited.
 
-    `prefix` (why the mode is limited, e.g. a used-up budget) is spoken first.
+    `prefix` (why the mode is limited, e.g. a used-up budget) is spoken first. An
+    unidentified caller (an anonymous satellite, an automation) gets only intents that
+    answer, never one that changes something: with no user, nothing checks permissions.
     """
     language = user_input.language
     try:
-        local = await conversation.async_handle_intents(hass, user_input, chat_log)
+        local = await conversation.async_handle_intents(
+            hass, user_input, chat_log, intent_filter=None if identified else _changes_state
+        )
     except HomeAssistantError as err:
         _LOGGER.debug("Local intents failed: %s", err)
         local = None

@@ -21,6 +21,7 @@ class Say(StrEnum):
     MODEL_ERROR = "model_error"
     REFUSED = "refused"
     NO_ANSWER = "no_answer"
+    TOO_LONG = "too_long"
 
 
 _REPLIES: dict[str, dict[Say, str]] = {
@@ -42,6 +43,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.MODEL_ERROR: "Sorry, the assistant could not answer that.",
         Say.REFUSED: "I can't help with that one.",
         Say.NO_ANSWER: "Sorry, I have no answer to that.",
+        Say.TOO_LONG: "That request is too long for me. Please say it in fewer words.",
     },
     "de": {
         Say.DONE: "Erledigt.",
@@ -62,6 +64,7 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.MODEL_ERROR: "Das konnte der Assistent leider nicht beantworten.",
         Say.REFUSED: "Dabei kann ich nicht helfen.",
         Say.NO_ANSWER: "Darauf habe ich leider keine Antwort.",
+        Say.TOO_LONG: "Das ist mir zu lang. Bitte sag es mit weniger Worten.",
     },
 }
 

@@ -31,6 +31,7 @@ from .const import (
     CONF_MODEL,
     CONF_THINKING_EFFORT,
     MAX_RETRY_DELAY,
+    MAX_UTTERANCE_CHARS,
     RETRY_DELAY,
     option,
 )
@@ -97,11 +98,17 @@ class AssistantTurn:
         self.ledger = hass.data[DATA_GUARD].guard.ledger
         self.model: str = option(self.options, CONF_MODEL)
         self.first_index = len(chat_log.content)
+        self.identified = False
 
     async def async_run(self) -> conversation.ConversationResult:
         """The reply to the user's input."""
+        if len(self.user_input.text) > MAX_UTTERANCE_CHARS:
+            # before any model call or local intent: a flood of text buys nothing
+            self._say(say(Say.TOO_LONG, self.language))
+            return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
         llm_context = self.user_input.as_llm_context(DOMAIN)
         caller = await async_caller(self.hass, self.user_input.context, self.agent_id)
+        self.identified = caller.identified
         turn = current_turn(self.language)
         resolution = await async_resolve_confirmation(
             self.hass, self.chat_log, self.agent_id, llm_context, caller, turn
@@ -307,7 +314,9 @@ class AssistantTurn:
         if self._tools_ran():
             self._say(prefix_text or say(Say.INTERRUPTED, self.language))
             return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
-        response = await async_local_reply(self.hass, self.user_input, self.chat_log, prefix_text)
+        response = await async_local_reply(
+            self.hass, self.user_input, self.chat_log, prefix_text, identified=self.identified
+        )
         self._say(response.speech["plain"]["speech"])
         return conversation.ConversationResult(
             response=response, conversation_id=self.chat_log.conversation_id

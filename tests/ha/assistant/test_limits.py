@@ -188,3 +188,41 @@ async def test_cancelling_a_turn_stops_the_model_call(
     with pytest.raises(asyncio.CancelledError):
         await task
     await wait_for(lambda: fake.hangups == 1)  # the HTTP request was abandoned
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("en", "That request is too long for me. Please say it in fewer words."),
+        ("de", "Das ist mir zu lang. Bitte sag es mit weniger Worten."),
+    ],
+)
+async def test_a_huge_utterance_is_refused_before_any_model_call_or_local_intent(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    reply: str,
+) -> None:
+    huge = LOCAL_VOLUME + " " + "and again " * 500
+    result = await converse(hass, huge, hass_admin_user, language=language)
+    assert speech(result) == reply
+    assert fake.message_requests == []
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    assert hass.data[DATA_GUARD].guard.ledger.totals_today().get("tokens", 0) == 0
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_limited_mode_changes_nothing_for_an_unidentified_caller(
+    hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    fake.script(ApiError(529, "overloaded_error", retry_after=0.01), ApiError.overloaded())
+    result = await converse(hass, LOCAL_VOLUME, None)
+    assert speech(result) == (
+        "The assistant is in limited mode right now, and I could not do that locally."
+    )
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
