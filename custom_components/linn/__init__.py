@@ -16,6 +16,7 @@ from .agent.const import is_assistant_data
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
+from .assist_exposure import async_watch_exposure
 from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
 from .dashboard_card import async_register_card
 from .lpec import LinnDevice, LpecError
@@ -102,6 +103,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
     entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, _close_on_stop))
     entry.runtime_data = device
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    async_watch_exposure(hass, entry)
     return True
 
 
