@@ -334,3 +334,23 @@ async def test_approvals_are_described_for_the_logbook(
     assert asked["entity_id"] == answered["entity_id"] == ENTITY_ID
     assert f"set_volume_limit (request {request_id})" in asked["message"]
     assert answered["message"] == f"request {request_id} (set_volume_limit) was denied"
+
+
+async def test_answers_are_rate_limited_per_user_and_refusals_cannot_rotate_records_away(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_read_only_user: User,
+    emulator: LinnEmulator,
+) -> None:
+    request_id = await request_limit(hass, hass_admin_user)
+    guard = hass.data[DATA_GUARD].guard
+    pending_record = guard.audit.records[-1]
+    # a member hammers the approve action: refused, and soon only counted
+    codes = [await refused(hass, "approve", hass_read_only_user, request_id) for _ in range(200)]
+    assert codes[:20] == ["approval_not_admin"] * 20
+    assert set(codes[20:]) == {"approval_rate_limited"}
+    assert pending_record in guard.audit.records  # the admin's record is still there
+    assert len(guard.audit.records) <= 1 + 30
+    # the admin is not limited by the member's volume
+    await decide(hass, "approve", hass_admin_user, request_id)
+    await wait_for(lambda: emulator.state.volume_limit == 50)
