@@ -10,12 +10,14 @@ from typing import Any, Self
 import uuid
 
 from . import catalog
+from .content_quirks import OHNET, ContentQuirks
 from .device import Device
 from .faults import Faults
 from .model import EmulatedDeviceState, PlaybackState, PlaylistEntry
 from .panel import Panel
 from .server import LpecServer
 from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
+from .services.product import ProductService, product_service
 from .upnp import UpnpServer
 from .wire import ActionRequest
 
@@ -57,8 +59,11 @@ class LinnEmulator:
     """An emulated Linn DSM speaking LPEC.
 
     `services` is the set of services present (None: all of them); Product is always
-    present. Use `panel` to act like the front panel or another control point and
-    `faults` to misbehave.
+    present. `content_quirks` chooses how values look: as Linn firmware writes them
+    (default) or as documented (`content_quirks.DOCUMENTED`), one quirk at a time;
+    `product_version` makes it an older device (Product:1 has no SetSourceBySystemName).
+    Use `panel` to act like the front panel or another control point and `faults` to
+    misbehave.
 
     An exception inside the emulator (the clock, an action handler, a session) is an
     emulator bug: it is logged, kept, and raised by `stop()` (so by `async with`) as an
@@ -80,6 +85,8 @@ class LinnEmulator:
         max_sessions: int = 4,
         max_subscriptions: int = 16,
         upnp_port: int | None = None,
+        content_quirks: ContentQuirks = OHNET,
+        product_version: int = ProductService.version,
     ) -> None:
         present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
         unknown = present - ALL_SERVICES
@@ -92,10 +99,13 @@ class LinnEmulator:
         self.state = initial_state(
             udn=self.udn, room=room, name=name, model=model, volume_limit=volume_limit
         )
+        self.state.quirks = content_quirks
         self.device = Device(self.state, services=present)
         self.services: dict[str, EmulatedService] = {
             cls.name: cls(self.device) for cls in SERVICE_TYPES if cls.name in present
         }
+        if product_version != ProductService.version:
+            self.services["Product"] = product_service(product_version)(self.device)
         self._failures: list[Exception] = []
         self.actions: list[ActionRequest] = []
         """Every ACTION parsed (the one swallowed by the first-command quirk excepted)."""

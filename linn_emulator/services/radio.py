@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape as xml_escape
+
+from ..content_quirks import RADIO_SLOTS
 from ..model import SourceType
 from .base import Args, ArgType, EmulatedService
 from .playlist import id_array, parse_id_list, track_list
@@ -71,11 +74,24 @@ class RadioService(EmulatedService):
     def _read_list(self, args: Args) -> list[str]:
         by_id = {c.id: c for c in self.state.radio_channels}
         found = [
-            (i, by_id[i].track.uri, by_id[i].track.didl())
+            (i, by_id[i].track.uri, self.state.didl(by_id[i].track))
             for i in parse_id_list(args.str("IdList"))
             if i in by_id
         ]
+        if self.state.quirks.radio_slots:
+            # ProviderRadio::ReadList: Id and Metadata only; the stream is the DIDL <res>.
+            entries = "".join(
+                f"<Entry><Id>{i}</Id><Metadata>{xml_escape(didl)}</Metadata></Entry>"
+                for i, _uri, didl in found
+            )
+            return [f"<ChannelList>{entries}</ChannelList>"]
         return [track_list(found).replace("TrackList>", "ChannelList>")]
+
+    def _id_array(self) -> str:
+        ids = [c.id for c in self.state.radio_channels]
+        if self.state.quirks.radio_slots:
+            ids = (ids + [0] * RADIO_SLOTS)[:RADIO_SLOTS]
+        return id_array(ids)
 
     def variables(self) -> dict[str, str]:
         """Every evented variable."""
@@ -86,7 +102,7 @@ class RadioService(EmulatedService):
             "Metadata": s.radio_metadata,
             "TransportState": str(transport),
             "Id": str(s.radio_id),
-            "IdArray": id_array([c.id for c in s.radio_channels]),
+            "IdArray": self._id_array(),
             "ChannelsMax": str(s.channels_max),
             "ProtocolInfo": RADIO_PROTOCOL_INFO,
         }
