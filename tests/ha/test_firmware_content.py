@@ -129,9 +129,7 @@ async def test_empty_slots_are_never_browsed_or_found(
         blocking=True,
         return_response=True,
     )
-    ids = {
-        (item.media_content_type, item.media_content_id) for item in found[ENTITY_ID].result
-    }
+    ids = {(item.media_content_type, item.media_content_id) for item in found[ENTITY_ID].result}
     assert ("linn_pin", "0") not in ids
     assert ("linn_preset", "0") not in ids
     assert {i for t, i in ids if t == "linn_preset"} == {"1", "2", "3", "4"}
