@@ -22,6 +22,7 @@ from .errors import (
     DeviceError,
     describe,
 )
+from .quirks import Quirk
 from .services import EmulatedService
 from .wire import (
     ActionRequest,
@@ -283,6 +284,7 @@ class LpecServer:
         record: Callable[[ActionRequest], None],
         record_failure: Callable[[Exception], None],
         response_delay: Callable[[], float],
+        quirks: Callable[[], frozenset[Quirk]],
     ) -> None:
         self.host = host
         self.port = port
@@ -295,6 +297,7 @@ class LpecServer:
         self.record_failure = record_failure
         """Called with every exception inside the server: an emulator bug."""
         self.response_delay = response_delay
+        self._quirks = quirks
         self.sessions: list[Session] = []
         self.pending: int = 0
         self.held_slots: int = 0
@@ -310,6 +313,11 @@ class LpecServer:
         """Action name -> errors the next calls of it answer (Faults.fail_action)."""
         self.stopped = False
         """Set by the emulator's stop(): a reboot in progress must not listen again."""
+
+    @property
+    def quirks(self) -> frozenset[Quirk]:
+        """The firmware quirks in force (the device state's)."""
+        return self._quirks()
 
     # --- lifecycle ------------------------------------------------------------
 
