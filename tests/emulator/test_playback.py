@@ -179,7 +179,8 @@ async def test_radio(emu: LinnEmulator, connect: Connect) -> None:
     assert emu.state.radio_id == 0
     assert (await client.action("Ds/Info", "Track")).values == ("http://ha.local/tts.mp3", channel)
     listing = await client.action("Ds/Radio", "ReadList", "1 2")
-    assert listing.values[0].startswith("<ChannelList><Entry><Id>1</Id>")
+    # Line breaks between elements by default (quirk multiline_metadata).
+    assert listing.values[0].startswith("<ChannelList>\n<Entry>\n<Id>1</Id>")
     await client.action("Ds/Radio", "Stop")
     assert emu.state.transport_state is PlaybackState.STOPPED
 
