@@ -54,7 +54,8 @@ async def test_multiline_metadata(emu: LinnEmulator, connect: Connect) -> None:
     client = await connect()
     raw = await _subscribe_raw(client, "Ds/Info")
     metadata = raw.split(b' Metadata "', 1)[1].split(b'" ', 1)[0]
-    assert metadata.startswith(b"&lt;DIDL-Lite ") and b"&gt;\n&lt;item" in metadata
+    assert metadata.startswith(b"&lt;DIDL-Lite ")
+    assert b"&gt;\n&lt;item" in metadata
     assert metadata.count(b"\n") > 3
 
     emu.quirks = DOCUMENTED
@@ -79,9 +80,7 @@ async def test_raw_error_text(emu: LinnEmulator, connect: Connect) -> None:
     assert await client.raw_line() == b'ERROR 801 "Json & "corrupt" <x>"\r\n'
     emu.quirks = DOCUMENTED
     await client.send("ACTION Ds/Product 1 Standby")
-    assert await client.raw_line() == (
-        b'ERROR 801 "Json &amp; &quot;corrupt&quot; &lt;x&gt;"\r\n'
-    )
+    assert await client.raw_line() == (b'ERROR 801 "Json &amp; &quot;corrupt&quot; &lt;x&gt;"\r\n')
 
 
 async def test_subscription_ids_from_zero(connect: Connect, emu: LinnEmulator) -> None:

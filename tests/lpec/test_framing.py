@@ -44,7 +44,8 @@ def test_messages_end_at_line_breaks_outside_quotes(step: int) -> None:
     messages = [m for m in _frame(STREAM, step) if m != ""]
     assert len(messages) == 5
     assert messages[0] == EXPECTED[0]
-    assert messages[1].startswith("EVENT 0 3 Metadata ") and EXPECTED[1] in messages[1]
+    assert messages[1].startswith("EVENT 0 3 Metadata ")
+    assert EXPECTED[1] in messages[1]
     assert messages[2:] == [EXPECTED[2], EXPECTED[3], EXPECTED[5]]
 
 
@@ -70,8 +71,7 @@ def test_error_text_is_raw_and_ends_at_its_line() -> None:
 def test_an_unterminated_quote_loses_only_its_message() -> None:
     framer = MessageFramer()
     messages = framer.feed(
-        b'EVENT 1 0 Volume "unterminated\r\nnot a header\r\nRESPONSE\r\n'
-        b'EVENT 0 4 Volume "44"\r\n'
+        b'EVENT 1 0 Volume "unterminated\r\nnot a header\r\nRESPONSE\r\nEVENT 0 4 Volume "44"\r\n'
     )
     assert [m for m in messages if m] == [
         'EVENT 1 0 Volume "unterminated\nnot a header',

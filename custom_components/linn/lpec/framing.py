@@ -138,7 +138,6 @@ class MessageFramer:
         self._scan = position
         return None
 
-
     def _header_inside(self, start: int, stop: int) -> tuple[int | None, int]:
         """Look for a line inside the open quote, in [start, stop), that starts a message.
 
@@ -155,8 +154,10 @@ class MessageFramer:
             window_end = min(size, line + _HEADER_WINDOW)
             if _HEADER_RE.match(buffer, line, window_end):
                 return brk, brk
-            if window_end == size and _line_break(buffer, line, size) is None and (
-                size - line < _HEADER_WINDOW
+            if (
+                window_end == size
+                and _line_break(buffer, line, size) is None
+                and (size - line < _HEADER_WINDOW)
             ):
                 return None, brk  # not enough of the next line yet
             position = line
