@@ -11,7 +11,7 @@ from dataclasses import replace
 import random
 
 from . import catalog
-from .content_quirks import icy_didl
+from .didl import icy_didl
 from .errors import (
     ID_NOT_FOUND,
     INVALID_SOURCE,
@@ -29,6 +29,7 @@ from .model import (
     SourceType,
     Track,
 )
+from .quirks import Quirk
 
 SENDER_PORT = 51972
 SENDER_GROUP = "239.255.255.250"
@@ -179,14 +180,14 @@ class Device:
             case SourceType.PLAYLIST:
                 entry = state.current_entry
                 if entry is not None:
-                    now = NowPlaying.of(entry.track, metadata=state.didl(entry.track))
+                    now = NowPlaying.of(entry.track)
             case SourceType.RADIO:
                 channel = state.current_channel
                 if channel is not None and channel.track.uri == state.radio_uri:
                     metatext = channel.metatext
-                    if metatext and state.quirks.icy_metatext:
+                    if metatext and Quirk.ICY_METATEXT in state.quirks:
                         metatext = icy_didl(metatext)
-                    now = NowPlaying.of(channel.track, metatext, state.didl(channel.track))
+                    now = NowPlaying.of(channel.track, metatext)
                 elif state.radio_uri:
                     now = NowPlaying(uri=state.radio_uri, metadata=state.radio_metadata)
             case SourceType.RECEIVER:
@@ -201,13 +202,11 @@ class Device:
                     now = NowPlaying(uri=state.receiver_uri, metadata=state.receiver_metadata)
             case SourceType.SPOTIFY:
                 if state.spotify_track is not None:
-                    now = NowPlaying.of(
-                        state.spotify_track, metadata=state.didl(state.spotify_track)
-                    )
+                    now = NowPlaying.of(state.spotify_track)
             case _:
                 source = state.source
                 now = NowPlaying(
-                    metadata=state.didl(Track(uri="", title=source.name, upnp_class="object.item")),
+                    metadata=Track(uri="", title=source.name, upnp_class="object.item").didl(),
                     bit_depth=24,
                     sample_rate=192000 if source.type is not SourceType.ANALOG else 96000,
                     lossless=True,
@@ -610,7 +609,7 @@ class Device:
             first = state.radio_channels[0]
             state.radio_id = first.id
             state.radio_uri = first.track.uri
-            state.radio_metadata = state.didl(first.track)
+            state.radio_metadata = first.track.didl()
         state.transport_state = PlaybackState.PLAYING if state.radio_uri else PlaybackState.STOPPED
 
     def radio_play(self) -> None:
@@ -623,9 +622,7 @@ class Device:
         """Preset by id."""
         for channel in self.state.radio_channels:
             if channel.id == channel_id:
-                return RadioChannelView(
-                    channel.id, channel.track.uri, self.state.didl(channel.track)
-                )
+                return RadioChannelView(channel.id, channel.track.uri, channel.track.didl())
         raise DeviceError(ID_NOT_FOUND, f"Radio id {channel_id} not found")
 
     def radio_set_id(self, channel_id: int, uri: str) -> None:
@@ -730,7 +727,7 @@ class Device:
                 channel.track = replace(channel.track, title=title)
                 self.state.radio_token += 1
                 if self.state.radio_id == preset_id:
-                    self.state.radio_metadata = self.state.didl(channel.track)
+                    self.state.radio_metadata = channel.track.didl()
                 self.changed()
                 return
         raise DeviceError(ID_NOT_FOUND, f"Radio id {preset_id} not found")

@@ -65,6 +65,8 @@ ID_NOT_FOUND: Final = 802
 OUT_OF_RANGE: Final = 803
 PLAYLIST_FULL: Final = 804
 PIN_EMPTY: Final = 805
+PIN_MODE_NOT_SUPPORTED: Final = 803
+"""ohPipeline ProviderPins: an empty pin invoked (quirk pin_slots); 803 as OUT_OF_RANGE."""
 NOT_AVAILABLE: Final = 806
 
 DESCRIPTIONS: Final[dict[int, str]] = {

@@ -8,14 +8,13 @@ from typing import Any
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
 from .artwork import generated_cover_uri, local_uri
-from .content_quirks import OHNET, ContentQuirks
+from .quirks import OHNET, Quirk
 
 DIDL_OPEN = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
     'xmlns:dc="http://purl.org/dc/elements/1.1/" '
     'xmlns:upnp="urn:schemas-upnp-org:metadata-1-0/upnp/">'
 )
-DIDL_OPEN_UNDECLARED = '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/">'
 DIDL_CLOSE = "</DIDL-Lite>"
 
 
@@ -87,16 +86,11 @@ class Track:
         )
         return f"http-get:*:{mime}:*"
 
-    def didl(self, *, multiline: bool = False, declare_prefixes: bool = True) -> str:
-        """DIDL-Lite for this item (values XML-escaped once, as on a device).
-
-        `multiline`: a line break between elements, as firmware may write it;
-        `declare_prefixes=False`: no xmlns:dc / xmlns:upnp, as some captures show.
-        """
+    def didl(self) -> str:
+        """DIDL-Lite for this item (values XML-escaped once, as on a device)."""
         if self.metadata is not None:
             return self.metadata
-        opening = DIDL_OPEN if declare_prefixes else DIDL_OPEN_UNDECLARED
-        parts = [opening, '<item id="1" parentID="0" restricted="1">']
+        parts = [DIDL_OPEN, '<item id="1" parentID="0" restricted="1">']
         parts.append(f"<dc:title>{xml_escape(self.title)}</dc:title>")
         if self.artist:
             parts.append(f'<upnp:artist role="Performer">{xml_escape(self.artist)}</upnp:artist>')
@@ -124,7 +118,7 @@ class Track:
         parts.append(f"<res {' '.join(attrs)}>{xml_escape(self.uri)}</res>")
         parts.append("</item>")
         parts.append(DIDL_CLOSE)
-        return ("\n" if multiline else "").join(parts)
+        return "".join(parts)
 
 
 @dataclass(slots=True)
@@ -192,11 +186,11 @@ class NowPlaying:
     metatext: str = ""
 
     @classmethod
-    def of(cls, track: Track, metatext: str = "", metadata: str | None = None) -> NowPlaying:
-        """Now-playing for a track (`metadata`: its DIDL-Lite, if not the plain one)."""
+    def of(cls, track: Track, metatext: str = "") -> NowPlaying:
+        """Now-playing for a track."""
         return cls(
             uri=track.uri,
-            metadata=track.didl() if metadata is None else metadata,
+            metadata=track.didl(),
             duration=track.duration,
             bitrate=track.bitrate,
             bit_depth=track.bit_depth,
@@ -262,15 +256,8 @@ class EmulatedDeviceState:
     source_xml_change_count: int = 0
     pins: list[Pin] = field(default_factory=list)
     software_status: dict[str, Any] = field(default_factory=dict)
-    quirks: ContentQuirks = OHNET
-    """How values look: as the firmware writes them (default) or as documented."""
-
-    def didl(self, track: Track) -> str:
-        """The track's DIDL-Lite as this device writes it (see `quirks`)."""
-        return track.didl(
-            multiline=self.quirks.multiline_didl,
-            declare_prefixes=not self.quirks.undeclared_prefixes,
-        )
+    quirks: frozenset[Quirk] = OHNET
+    """How the firmware differs from the wiki (quirks.py); every quirk by default."""
 
     @property
     def source(self) -> Source:

@@ -104,7 +104,7 @@ class Panel:
         track = Track(
             uri=uri, title=title, artist=artist, album=album, art_uri=art_uri, duration=duration
         )
-        now = NowPlaying.of(track, metatext, self._device.state.didl(track))
+        now = NowPlaying.of(track, metatext)
         self._device.set_metadata(now)
 
     def set_metatext(self, text: str) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from ..content_quirks import PIN_MODE_NOT_SUPPORTED
-from ..errors import ID_NOT_FOUND, JSON_CORRUPT, DeviceError
+from ..errors import ID_NOT_FOUND, JSON_CORRUPT, PIN_MODE_NOT_SUPPORTED, DeviceError
 from ..model import Pin
+from ..quirks import Quirk
 from .base import Args, ArgType, EmulatedService, fmt_bool
 
 PIN_MODES = ["radio", "playlist", "source", "tidal", "qobuz", "tunein", "calmradio"]
@@ -31,7 +31,7 @@ class PinsService(EmulatedService):
 
     def _slot_id(self, pin: Pin) -> int:
         """The id IdArray shows for a pin: 0 for an empty one with `pin_slots`."""
-        return 0 if pin.empty and self.state.quirks.pin_slots else pin.id
+        return 0 if pin.empty and Quirk.PIN_SLOTS in self.state.quirks else pin.id
 
     def _read_list(self, args: Args) -> list[str]:
         try:
@@ -45,7 +45,7 @@ class PinsService(EmulatedService):
         by_id: dict[int, Pin] = {}
         for pin in self.state.pins:
             by_id.setdefault(self._slot_id(pin), pin)
-        if self.state.quirks.pin_slots:
+        if Quirk.PIN_SLOTS in self.state.quirks:
             # PinsManager::WriteJson skips an unknown id; id 0 is the first empty pin.
             found = [{**by_id[i].as_json(), "id": i} for i in ids if i in by_id]
             return [json.dumps(found, ensure_ascii=False)]
@@ -56,7 +56,7 @@ class PinsService(EmulatedService):
 
     def _invoke_id(self, args: Args) -> list[str]:
         pin_id = args.int("Id")
-        if self.state.quirks.pin_slots:
+        if Quirk.PIN_SLOTS in self.state.quirks:
             pin = next((p for p in self.state.pins if self._slot_id(p) == pin_id), None)
             if pin is None:
                 raise DeviceError(ID_NOT_FOUND, "Pin id not found")
@@ -66,7 +66,7 @@ class PinsService(EmulatedService):
 
     def _invoke_index(self, args: Args) -> list[str]:
         index = args.int("Index")
-        if self.state.quirks.pin_slots and 0 <= index < len(self.state.pins):
+        if Quirk.PIN_SLOTS in self.state.quirks and 0 <= index < len(self.state.pins):
             self._refuse_empty(self.state.pins[index])
         self.device.invoke_pin_index(index)
         return []

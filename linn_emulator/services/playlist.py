@@ -140,14 +140,12 @@ class PlaylistService(EmulatedService):
 
     def _read(self, args: Args) -> list[str]:
         entry = self.device.playlist_entry(args.int("Id"))
-        return [entry.track.uri, self.state.didl(entry.track)]
+        return [entry.track.uri, entry.track.didl()]
 
     def _read_list(self, args: Args) -> list[str]:
         wanted = parse_id_list(args.str("IdList"))
         by_id = {entry.id: entry for entry in self.state.playlist}
-        found = [
-            (i, by_id[i].track.uri, self.state.didl(by_id[i].track)) for i in wanted if i in by_id
-        ]
+        found = [(i, by_id[i].track.uri, by_id[i].track.didl()) for i in wanted if i in by_id]
         return [track_list(found)]
 
     def _insert(self, args: Args) -> list[str]:

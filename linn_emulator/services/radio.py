@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape as xml_escape
 
-from ..content_quirks import RADIO_SLOTS
 from ..model import SourceType
+from ..quirks import Quirk
 from .base import Args, ArgType, EmulatedService
 from .playlist import id_array, parse_id_list, track_list
 
+RADIO_SLOTS = 100
+"""ohPipeline PresetDatabase::kMaxPresets: Radio IdArray always has this many slots."""
 RADIO_PROTOCOL_INFO = (
     "http-get:*:audio/x-flac:*,http-get:*:audio/mpeg:*,http-get:*:audio/aac:*,"
     "http-get:*:audio/x-mpegurl:*,http-get:*:audio/x-scpls:*,http-get:*:application/ogg:*"
@@ -74,11 +76,11 @@ class RadioService(EmulatedService):
     def _read_list(self, args: Args) -> list[str]:
         by_id = {c.id: c for c in self.state.radio_channels}
         found = [
-            (i, by_id[i].track.uri, self.state.didl(by_id[i].track))
+            (i, by_id[i].track.uri, by_id[i].track.didl())
             for i in parse_id_list(args.str("IdList"))
             if i in by_id
         ]
-        if self.state.quirks.radio_slots:
+        if Quirk.RADIO_SLOTS in self.state.quirks:
             # ProviderRadio::ReadList: Id and Metadata only; the stream is the DIDL <res>.
             entries = "".join(
                 f"<Entry><Id>{i}</Id><Metadata>{xml_escape(didl)}</Metadata></Entry>"
@@ -89,7 +91,7 @@ class RadioService(EmulatedService):
 
     def _id_array(self) -> str:
         ids = [c.id for c in self.state.radio_channels]
-        if self.state.quirks.radio_slots:
+        if Quirk.RADIO_SLOTS in self.state.quirks:
             ids = (ids + [0] * RADIO_SLOTS)[:RADIO_SLOTS]
         return id_array(ids)
 

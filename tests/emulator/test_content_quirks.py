@@ -1,21 +1,23 @@
-"""How values look: Linn firmware's quirks (default), each one alone, and the documented way."""
+"""Content quirks (Icy Metatext, radio and pin slots): default, each alone, documented."""
 
 from __future__ import annotations
 
 import base64
-import dataclasses
+from collections.abc import Iterable
 import json
 
 import pytest
 
 from linn_emulator import LinnEmulator
-from linn_emulator.content_quirks import DOCUMENTED, OHNET
+from linn_emulator.quirks import DOCUMENTED, OHNET, Quirk
 
 from .conftest import Client
 
 
-async def _radio_and_pins(quirks: object) -> tuple[dict[str, str], dict[str, str], str, str]:
-    async with LinnEmulator(port=0, content_quirks=quirks) as emu:  # type: ignore[arg-type]
+async def _radio_and_pins(
+    quirks: Iterable[Quirk],
+) -> tuple[dict[str, str], dict[str, str], str, str]:
+    async with LinnEmulator(port=0, quirks=quirks) as emu:
         client = await Client.connect(emu.port)
         try:
             _, radio = await client.subscribe("Ds/Radio")
@@ -42,23 +44,16 @@ async def test_ohnet_default() -> None:
     assert len(base64.b64decode(radio["IdArray"])) == 100 * 4
     assert json.loads(pins["IdArray"]) == [1, 2, 3, 4, 0, 0]
     assert "<Uri>" not in listing
-    assert "\n" in listing  # the DIDL-Lite inside spans lines
     assert "<dc:title>Miles Davis & John Coltrane - 'So What'</dc:title>" in metatext
 
 
-@pytest.mark.parametrize(
-    "quirk", ["icy_metatext", "radio_slots", "pin_slots", "multiline_didl", "undeclared_prefixes"]
-)
-async def test_each_quirk_alone(quirk: str) -> None:
-    radio, pins, listing, metatext = await _radio_and_pins(
-        dataclasses.replace(DOCUMENTED, **{quirk: True})
-    )
-    assert (len(base64.b64decode(radio["IdArray"])) == 400) == (quirk == "radio_slots")
-    assert (pins["IdArray"] == "[1,2,3,4,0,0]") == (quirk == "pin_slots")
-    assert ("<Uri>" not in listing) == (quirk == "radio_slots")
-    assert metatext.startswith("<DIDL-Lite") == (quirk == "icy_metatext")
-    assert ("\n" in listing) == (quirk == "multiline_didl")
-    assert ("xmlns:dc" not in listing) == (quirk == "undeclared_prefixes")
+@pytest.mark.parametrize("quirk", [Quirk.ICY_METATEXT, Quirk.RADIO_SLOTS, Quirk.PIN_SLOTS])
+async def test_each_quirk_alone(quirk: Quirk) -> None:
+    radio, pins, listing, metatext = await _radio_and_pins({quirk})
+    assert (len(base64.b64decode(radio["IdArray"])) == 400) == (quirk is Quirk.RADIO_SLOTS)
+    assert (pins["IdArray"] == "[1,2,3,4,0,0]") == (quirk is Quirk.PIN_SLOTS)
+    assert ("<Uri>" not in listing) == (quirk is Quirk.RADIO_SLOTS)
+    assert metatext.startswith("<DIDL-Lite") == (quirk is Quirk.ICY_METATEXT)
 
 
 async def test_product_1_has_no_set_source_by_system_name() -> None:

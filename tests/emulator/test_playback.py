@@ -183,7 +183,7 @@ async def test_radio(emu: LinnEmulator, connect: Connect) -> None:
     assert emu.state.radio_id == 0
     assert (await client.action("Ds/Info", "Track")).values == ("http://ha.local/tts.mp3", channel)
     listing = await client.action("Ds/Radio", "ReadList", "1 0 77 2")
-    assert listing.values[0].startswith("<ChannelList><Entry><Id>1</Id><Metadata>")
+    assert listing.values[0].startswith("<ChannelList>\n<Entry>\n<Id>1</Id>\n<Metadata>")
     assert listing.values[0].count("<Entry>") == 2  # unknown ids are skipped
     assert "<Uri>" not in listing.values[0]
     ids = base64.b64decode(state["IdArray"])

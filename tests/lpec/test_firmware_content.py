@@ -16,7 +16,7 @@ from custom_components.linn.lpec import (
 )
 from custom_components.linn.lpec.reducers import apply_event
 from linn_emulator import LinnEmulator
-from linn_emulator.content_quirks import DOCUMENTED
+from linn_emulator.quirks import DOCUMENTED
 from tests.helpers import wait_for
 from tests.lpec.helpers import FAST
 
@@ -126,7 +126,7 @@ def test_pin_ids_before_the_first_update() -> None:
 
 
 async def test_documented_pins_still_work() -> None:
-    async with LinnEmulator(port=0, content_quirks=DOCUMENTED) as emu:
+    async with LinnEmulator(port=0, quirks=DOCUMENTED) as emu:
         device = LinnDevice("127.0.0.1", emu.port, **FAST)
         await device.connect()
         try:

@@ -186,8 +186,27 @@ def _expect(tokens: list[Token], count: int, keyword: str) -> None:
         raise LpecProtocolError(f"{keyword} takes {count - 1} fields, got {len(tokens) - 1}")
 
 
+_ERROR_RE = re.compile(r"[ \t]*ERROR[ \t]+([^ \t\r\n]*)[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _parse_error(match: re.Match[str]) -> Error:
+    """ERROR <code> "<description>": the firmware writes the text raw, quotes and all."""
+    code_text, text = match.group(1), match.group(2).rstrip("\r\n \t")
+    if not code_text:
+        raise LpecProtocolError("ERROR without a code")
+    try:
+        code = int(code_text)
+    except ValueError:
+        raise LpecProtocolError(f"error code is not a number: {code_text!r}") from None
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+        text = text[1:-1]
+    return Error(code, text)
+
+
 def parse_device_line(line: str) -> DeviceMessage | None:
-    """Parse a line sent by a device; None for a blank line."""
+    """Parse one message sent by a device; None for a blank one."""
+    if (error := _ERROR_RE.match(line)) is not None:
+        return _parse_error(error)
     tokens = tokenize(line)
     if not tokens:
         return None
@@ -208,11 +227,6 @@ def parse_device_line(line: str) -> DeviceMessage | None:
             return Unsubscribed(_int(args[0], "subscription id"))
         case "EVENT":
             return _parse_event(args)
-        case "ERROR":
-            if not args:
-                raise LpecProtocolError("ERROR without a code")
-            description = " ".join(token.value for token in args[1:])
-            return Error(_int(args[0], "error code"), description)
     raise LpecProtocolError(f"unknown keyword {tokens[0].value!r}")
 
 

@@ -1,4 +1,4 @@
-"""One LPEC TCP connection: line framing, the single command slot and message routing.
+"""One LPEC TCP connection: message framing, the single command slot and message routing.
 
 A connection never reconnects; when it dies it fails the command in flight and tells
 its listener once. `LpecSession` builds reconnection on top of it.
@@ -25,11 +25,10 @@ from .codec import (
     parse_device_line,
 )
 from .errors import LpecConnectionError, LpecError, LpecProtocolError, LpecTimeoutError
+from .framing import MAX_MESSAGE_BYTES, MessageReader, MessageTooLongError
 from .ratelimit import RateLimitedLog
 
 _LOGGER = logging.getLogger(__name__)
-
-MAX_LINE_BYTES = 1024 * 1024
 
 type Reply = Response | Subscribed | Error
 
@@ -75,7 +74,7 @@ class LpecConnection:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        reader: MessageReader,
         writer: asyncio.StreamWriter,
         listener: ConnectionListener,
         alive: dict[str, str],
@@ -102,9 +101,10 @@ class LpecConnection:
         cap accepts TCP but never says ALIVE).
         """
         try:
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE_BYTES)
+            stream, writer = await asyncio.open_connection(host, port)
         except OSError as err:
             raise LpecConnectionError(f"cannot connect to {host}:{port}: {err}") from err
+        reader = MessageReader(stream, MAX_MESSAGE_BYTES)
         try:
             alive = await _read_alive(reader)
             # Firmware answers the first command after ALIVE with a spurious ERROR.
@@ -216,13 +216,13 @@ class LpecConnection:
         error: LpecConnectionError
         try:
             while True:
-                raw = await self._reader.readline()
-                if not raw:
+                message = await self._reader.read()
+                if message is None:
                     error = LpecConnectionError("connection closed by the device")
                     break
-                self._handle_line(raw.decode("utf-8", errors="replace"))
-        except asyncio.LimitOverrunError, ValueError:
-            error = LpecConnectionError(f"line longer than {MAX_LINE_BYTES} bytes")
+                self._handle_line(message)
+        except LpecConnectionError as err:  # a message over the limit
+            error = err
         except OSError as err:
             error = LpecConnectionError(f"connection lost: {err}")
         _LOGGER.debug("LPEC connection ends: %s", error)
@@ -282,20 +282,20 @@ class LpecConnection:
         current.future.set_result(message)
 
 
-async def _read_alive(reader: asyncio.StreamReader) -> dict[str, str]:
-    """Read lines until the Ds sub-device says ALIVE; return every ALIVE seen."""
+async def _read_alive(reader: MessageReader) -> dict[str, str]:
+    """Read messages until the Ds sub-device says ALIVE; return every ALIVE seen."""
     alive: dict[str, str] = {}
     while "Ds" not in alive:
         try:
-            raw = await reader.readline()
-        except (asyncio.LimitOverrunError, ValueError) as err:
-            raise LpecConnectionError("oversized line while waiting for ALIVE") from err
+            raw = await reader.read()
+        except MessageTooLongError as err:
+            raise LpecConnectionError(f"oversized message while waiting for ALIVE: {err}") from err
         except OSError as err:
             raise LpecConnectionError(f"connection lost while waiting for ALIVE: {err}") from err
-        if not raw:
+        if raw is None:
             raise LpecConnectionError("device closed the connection before ALIVE")
         try:
-            message = parse_device_line(raw.decode("utf-8", errors="replace"))
+            message = parse_device_line(raw)
         except LpecError:
             continue
         if isinstance(message, Alive):
