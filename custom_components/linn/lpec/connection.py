@@ -44,7 +44,7 @@ class ConnectionListener(Protocol):
         """Handle a sub-device announcing itself after the connection opened."""
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Handle a sub-device going away (until it says ALIVE again)."""
+        """Handle a sub-device going away (it may never say ALIVE again here)."""
 
     def on_event(self, path: str, event: Event) -> None:
         """Handle an EVENT for the subscription to `path` (e.g. 'Ds/Product')."""
@@ -229,6 +229,8 @@ class LpecConnection:
         self.abort(error)
 
     def _handle_line(self, line: str) -> None:
+        if self._closed:
+            return  # aborted by a listener (e.g. on BYEBYE): what follows is stale
         try:
             message = parse_device_line(line)
         except LpecProtocolError as err:
@@ -252,8 +254,9 @@ class LpecConnection:
                 self.alive[device] = udn
                 self._listener.on_alive(device, udn)
             case ByeBye(device=device, udn=udn):
-                # The device revokes each subscription with UNSUBSCRIBE before BYEBYE,
-                # so the subscription map is already right; only liveness changes.
+                # The wiki: each subscription was revoked with UNSUBSCRIBE first, and ALIVE
+                # follows on this connection. ohNet: BYEBYE alone, and the device is gone
+                # from this connection for good. The listener tells them apart.
                 self.alive.pop(device, None)
                 self._listener.on_byebye(device, udn)
             case Unsubscribed(subscription_id=sid):
@@ -265,7 +268,9 @@ class LpecConnection:
                 self._reply(message)
 
     def _reply(self, message: Reply) -> None:
-        self.last_reply = time.monotonic()
+        if not isinstance(message, Error):
+            # An ERROR is no sign of life: a device gone from this session answers 111.
+            self.last_reply = time.monotonic()
         current = self._current
         if current is None or current.future.done():
             if isinstance(message, Error) and self._stray_error_expected:
