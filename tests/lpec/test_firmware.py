@@ -6,6 +6,7 @@ subscription ids from 0. Each against the emulator in its default (ohNet) mode.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 import logging
 
@@ -172,3 +173,20 @@ async def test_subscription_id_zero_is_a_subscription(
     assert Quirk.SUBSCRIPTION_IDS_FROM_ZERO in emu.quirks
     emu.panel.set_room("Zero")  # Product: subscribed first, so id 0
     await wait_for(lambda: device.state.product.room == "Zero")
+
+
+# --- a stray bare RESPONSE ------------------------------------------------------------------
+
+
+async def test_a_stray_bare_response_is_not_the_reply_of_an_action_with_values(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """ReadList answers one value: a bare RESPONSE before its reply is not the reply."""
+    emu.faults.response_delay = 0.2
+    pending = asyncio.create_task(device.read_pins())
+    await wait_for(lambda: bool(emu.actions) and emu.actions[-1].action == "ReadList")
+    emu.faults.send_raw("RESPONSE")
+    pins = await pending
+    assert [p.id for p in pins] == [pin.id for pin in emu.state.pins]
+    emu.faults.response_delay = 0.0
+    assert await device.set_volume(14) == 14  # and the next reply pairs with its ACTION

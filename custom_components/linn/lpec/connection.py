@@ -61,6 +61,8 @@ class _Command:
     expects: type[Response] | type[Subscribed]
     path: str | None
     future: asyncio.Future[Reply]
+    min_values: int = 0
+    """A RESPONSE with fewer values is not this command's reply (see replies.py)."""
 
 
 class LpecConnection:
@@ -140,6 +142,7 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         deadline: float,
         path: str | None = None,
+        min_values: int = 0,
     ) -> Reply:
         """Send one command line and return its reply (Error included, not raised).
 
@@ -153,7 +156,7 @@ class LpecConnection:
         except TimeoutError:
             raise LpecTimeoutError(f"{line!r} timed out waiting for the command slot") from None
         try:
-            return await self._send_and_wait(line, expects, path, deadline)
+            return await self._send_and_wait(line, expects, path, deadline, min_values)
         finally:
             self._lock.release()
 
@@ -163,12 +166,13 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         path: str | None,
         deadline: float,
+        min_values: int,
     ) -> Reply:
         if self._closed:
             raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
-        self._current = _Command(expects, path, future)
+        self._current = _Command(expects, path, future, min_values)
         try:
             self._writer.write(line.encode() + b"\r\n")
             done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
@@ -279,6 +283,13 @@ class LpecConnection:
                 _LOGGER.debug("Ignoring first-command ERROR %s", message)
             else:
                 _LOGGER.debug("Dropping unexpected reply %s", message)
+            return
+        if isinstance(message, Response) and len(message.values) < current.min_values:
+            self._bad_lines.warning(
+                "Ignoring a RESPONSE with %d values: the command in flight answers %d",
+                len(message.values),
+                current.min_values,
+            )
             return
         self._stray_error_expected = False
         if isinstance(message, Subscribed) and current.path is not None:

@@ -18,6 +18,7 @@ from .errors import (
     LpecProtocolError,
     LpecTimeoutError,
 )
+from .replies import out_arguments
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -259,7 +260,9 @@ class LpecSession:
                 continue
             deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
             try:
-                reply = await conn.request(line, Response, deadline)
+                reply = await conn.request(
+                    line, Response, deadline, min_values=out_arguments("Ds/Product", "Standby")
+                )
             except LpecTimeoutError:
                 _LOGGER.warning("%s did not answer the keepalive; reconnecting", self.host)
                 continue
@@ -304,10 +307,11 @@ class LpecSession:
         limit = self.action_timeout if action_timeout is None else action_timeout
         line = format_action(path, version, name, tuple(args))
         deadline = asyncio.get_running_loop().time() + limit
+        min_values = out_arguments(path, name)
         while True:
             conn = await self._connection(deadline)
             try:
-                reply = await conn.request(line, Response, deadline)
+                reply = await conn.request(line, Response, deadline, min_values=min_values)
             except CommandNotSentError:
                 # e.g. queued behind a command whose reply was lost: that connection
                 # closed before this line was written, so the next one may carry it.
