@@ -97,9 +97,11 @@ async def test_a_missed_byebye_is_found_by_the_keepalive(
     seen: list[str] = []
     hass.bus.async_listen(
         "state_changed",
-        lambda event: seen.append(event.data["new_state"].state)
-        if event.data["entity_id"] == ENTITY_ID
-        else None,
+        lambda event: (
+            seen.append(event.data["new_state"].state)
+            if event.data["entity_id"] == ENTITY_ID
+            else None
+        ),
     )
     emulator.faults.half_open(True)  # the BYEBYE is lost on the way
     emulator.faults.disable()
