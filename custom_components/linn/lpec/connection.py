@@ -44,7 +44,7 @@ class ConnectionListener(Protocol):
         """Handle a sub-device announcing itself after the connection opened."""
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Handle a sub-device going away (until it says ALIVE again)."""
+        """Handle a sub-device going away (it may never say ALIVE again here)."""
 
     def on_event(self, path: str, event: Event) -> None:
         """Handle an EVENT for the subscription to `path` (e.g. 'Ds/Product')."""
@@ -61,6 +61,8 @@ class _Command:
     expects: type[Response] | type[Subscribed]
     path: str | None
     future: asyncio.Future[Reply]
+    min_values: int = 0
+    """A RESPONSE with fewer values is not this command's reply (see replies.py)."""
 
 
 class LpecConnection:
@@ -140,6 +142,7 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         deadline: float,
         path: str | None = None,
+        min_values: int = 0,
     ) -> Reply:
         """Send one command line and return its reply (Error included, not raised).
 
@@ -153,7 +156,7 @@ class LpecConnection:
         except TimeoutError:
             raise LpecTimeoutError(f"{line!r} timed out waiting for the command slot") from None
         try:
-            return await self._send_and_wait(line, expects, path, deadline)
+            return await self._send_and_wait(line, expects, path, deadline, min_values)
         finally:
             self._lock.release()
 
@@ -163,12 +166,13 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         path: str | None,
         deadline: float,
+        min_values: int,
     ) -> Reply:
         if self._closed:
             raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
-        self._current = _Command(expects, path, future)
+        self._current = _Command(expects, path, future, min_values)
         try:
             self._writer.write(line.encode() + b"\r\n")
             done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
@@ -229,6 +233,8 @@ class LpecConnection:
         self.abort(error)
 
     def _handle_line(self, line: str) -> None:
+        if self._closed:
+            return  # aborted by a listener (e.g. on BYEBYE): what follows is stale
         try:
             message = parse_device_line(line)
         except LpecProtocolError as err:
@@ -252,8 +258,9 @@ class LpecConnection:
                 self.alive[device] = udn
                 self._listener.on_alive(device, udn)
             case ByeBye(device=device, udn=udn):
-                # The device revokes each subscription with UNSUBSCRIBE before BYEBYE,
-                # so the subscription map is already right; only liveness changes.
+                # The wiki: each subscription was revoked with UNSUBSCRIBE first, and ALIVE
+                # follows on this connection. ohNet: BYEBYE alone, and the device is gone
+                # from this connection for good. The listener tells them apart.
                 self.alive.pop(device, None)
                 self._listener.on_byebye(device, udn)
             case Unsubscribed(subscription_id=sid):
@@ -265,7 +272,9 @@ class LpecConnection:
                 self._reply(message)
 
     def _reply(self, message: Reply) -> None:
-        self.last_reply = time.monotonic()
+        if not isinstance(message, Error):
+            # An ERROR is no sign of life: a device gone from this session answers 111.
+            self.last_reply = time.monotonic()
         current = self._current
         if current is None or current.future.done():
             if isinstance(message, Error) and self._stray_error_expected:
@@ -274,6 +283,13 @@ class LpecConnection:
                 _LOGGER.debug("Ignoring first-command ERROR %s", message)
             else:
                 _LOGGER.debug("Dropping unexpected reply %s", message)
+            return
+        if isinstance(message, Response) and len(message.values) < current.min_values:
+            self._bad_lines.warning(
+                "Ignoring a RESPONSE with %d values: the command in flight answers %d",
+                len(message.values),
+                current.min_values,
+            )
             return
         self._stray_error_expected = False
         if isinstance(message, Subscribed) and current.path is not None:

@@ -65,7 +65,7 @@ class LinnDevice:
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
-        reconnect_max: float = 30.0,
+        reconnect_max: float = 4.0,
         settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
     ) -> None:
