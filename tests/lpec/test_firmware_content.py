@@ -11,6 +11,7 @@ import pytest
 from custom_components.linn.lpec import (
     DeviceState,
     LinnDevice,
+    LpecDeviceError,
     LpecInvalidArgumentError,
     Service,
 )
@@ -103,9 +104,8 @@ async def test_empty_slots_are_not_ids(emu: LinnEmulator, device: LinnDevice) ->
         (LinnDevice.invoke_pin, 0),
         (LinnDevice.play_preset, 0),
         (LinnDevice.invoke_pin_index, 4),  # pin 5: an empty slot
-        (LinnDevice.invoke_pin_index, 6),
     ],
-    ids=["pin id 0", "preset 0", "empty pin slot", "no such slot"],
+    ids=["pin id 0", "preset 0", "empty pin slot"],
 )
 async def test_an_empty_slot_is_refused_and_nothing_is_sent(
     emu: LinnEmulator, device: LinnDevice, command: object, argument: int
@@ -172,3 +172,28 @@ async def test_select_source_on_every_product_version(product_version: int) -> N
             assert len(by_index) == (5 if product_version == 1 else 0)
         finally:
             await device.close()
+
+
+@pytest.mark.parametrize(
+    ("code", "description"),
+    [(501, "Action not implemented"), (106, "Version not supported"), (103, "Service not found")],
+)
+async def test_a_refused_action_is_answered_by_the_fallback(
+    emu: LinnEmulator, device: LinnDevice, code: int, description: str
+) -> None:
+    emu.faults.fail_action("SetSourceBySystemName", code, description)
+    await device.select_source("Radio")
+    assert emu.state.source.system_name == "Radio"
+    assert [a.action for a in emu.actions[-2:]] == ["SetSourceBySystemName", "SetSourceIndex"]
+    await device.select_source("Playlist")  # straight to what works
+    assert emu.actions[-1].action == "SetSourceIndex"
+    assert emu.state.source.system_name == "Playlist"
+
+
+async def test_other_errors_are_not_answered_by_the_fallback(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    emu.faults.fail_action("SetSourceBySystemName", 800, "Invalid source")
+    with pytest.raises(LpecDeviceError, match="800"):
+        await device.select_source("Radio")
+    assert not any(a.action == "SetSourceIndex" for a in emu.actions)
