@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.lpec.didl import parse_didl, parse_metatext
-from custom_components.linn.lpec.xmlsafe import MAX_REPAIR_CHARS, parse_xml
+from custom_components.linn.lpec.xmlsafe import MAX_REPAIR_CHARS, escape_leaf_text, parse_xml
 
 
 def icy(stream_title: str) -> str:
@@ -63,3 +63,21 @@ def test_undeclared_prefixes() -> None:
 def test_refused_or_unrecoverable(text: str) -> None:
     assert parse_xml(text, "test") is None
     assert parse_didl(text).title is None
+
+
+class _CountingFind(str):
+    """A str that counts its find() calls."""
+
+    calls = 0
+
+    def find(self, *args: object) -> int:  # type: ignore[override]
+        type(self).calls += 1
+        return super().find(*args)  # type: ignore[arg-type]
+
+
+def test_repairing_many_unclosed_elements_scans_once_per_name() -> None:
+    """A hostile stream title full of opening tags must not cost a scan per tag."""
+    text = _CountingFind("<DIDL-Lite><item>" + "<dc:title>x" * (MAX_REPAIR_CHARS // 11))
+    _CountingFind.calls = 0
+    escape_leaf_text(text)
+    assert _CountingFind.calls == 1

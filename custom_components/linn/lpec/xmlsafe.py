@@ -71,21 +71,23 @@ def parse_xml(text: str, what: str) -> ET.Element | None:
 def repair_xml(text: str) -> str:
     """Escape what firmware leaves unescaped and declare the prefixes it leaves undeclared."""
     text = _BARE_AMPERSAND.sub("&amp;", text)
-    text = _escape_leaf_text(text)
+    text = escape_leaf_text(text)
     text = _BARE_LESS_THAN.sub("&lt;", text)
     return _declare_prefixes(text)
 
 
-def _escape_leaf_text(text: str) -> str:
+def escape_leaf_text(text: str) -> str:
     """Everything between a leaf element's start tag and its end tag is text."""
     parts: list[str] = []
     position = 0
+    unclosed: set[str] = set()  # not found once, never found later: one scan per tag name
     for match in _LEAF_OPEN.finditer(text):
         if match.start() < position or match.group(0).endswith("/>"):
             continue  # inside a leaf already repaired, or empty
         closing = f"</{match.group(1)}>"
-        end = text.find(closing, match.end())
+        end = -1 if closing in unclosed else text.find(closing, match.end())
         if end < 0:
+            unclosed.add(closing)
             continue
         inner = text[match.end() : end].replace("<", "&lt;").replace(">", "&gt;")
         parts.extend((text[position : match.end()], inner, closing))
