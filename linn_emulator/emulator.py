@@ -17,6 +17,7 @@ from .panel import Panel
 from .quirks import OHNET, Quirk, quirk_set
 from .server import LpecServer
 from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
+from .services.product import ProductService, product_service
 from .upnp import UpnpServer
 from .wire import ActionRequest
 
@@ -58,8 +59,10 @@ class LinnEmulator:
     """An emulated Linn DSM speaking LPEC.
 
     `services` is the set of services present (None: all of them); Product is always
-    present. Use `panel` to act like the front panel or another control point and
-    `faults` to misbehave.
+    present. `product_version` makes it an older device (Product:1 has no
+    SetSourceBySystemName).
+    Use `panel` to act like the front panel or another control point and `faults` to
+    misbehave.
 
     An exception inside the emulator (the clock, an action handler, a session) is an
     emulator bug: it is logged, kept, and raised by `stop()` (so by `async with`) as an
@@ -82,6 +85,7 @@ class LinnEmulator:
         max_subscriptions: int = 16,
         upnp_port: int | None = None,
         quirks: Iterable[Quirk | str] = OHNET,
+        product_version: int = ProductService.version,
     ) -> None:
         present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
         unknown = present - ALL_SERVICES
@@ -99,6 +103,8 @@ class LinnEmulator:
         self.services: dict[str, EmulatedService] = {
             cls.name: cls(self.device) for cls in SERVICE_TYPES if cls.name in present
         }
+        if product_version != ProductService.version:
+            self.services["Product"] = product_service(product_version)(self.device)
         self._failures: list[Exception] = []
         self.actions: list[ActionRequest] = []
         """Every ACTION parsed (the one swallowed by the first-command quirk excepted)."""

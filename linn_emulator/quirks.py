@@ -51,6 +51,22 @@ class Quirk(StrEnum):
     """Subscription ids come from one stack-wide counter that starts at 0 (ohNet
     Environment::SequenceNumber). Off: a per-device counter from 1."""
 
+    ICY_METATEXT = "icy_metatext"
+    """On the Radio source, Info `Metatext` is the DIDL-Lite ohPipeline's Icy parser builds
+    (Media/Protocol/Icy.cpp, IcyObserverDidlLite): the station's StreamTitle goes into
+    `<dc:title>` unescaped, so a bare `&` or `<` can appear. Off: the plain text."""
+
+    RADIO_SLOTS = "radio_slots"
+    """Radio `IdArray` always has 100 slots (PresetDatabase::kMaxPresets), 0 for an empty
+    one; `ReadList` answers `<Entry><Id/><Metadata/></Entry>` without `<Uri>` and skips
+    unknown ids (Av/Radio/ProviderRadio.cpp). Off: the stored presets only, with `<Uri>`."""
+
+    PIN_SLOTS = "pin_slots"
+    """Pins `IdArray` has one id per slot and an empty pin's id is 0 (IPinIdProvider::kIdEmpty,
+    Av/Pins/Pins.cpp); `ReadList` skips unknown ids; invoking an empty pin answers
+    803 "Pin mode not supported" (ProviderPins). Off: every pin has an id of its own,
+    an empty one answers 805."""
+
 
 OHNET: Final[frozenset[Quirk]] = frozenset(Quirk)
 """What the firmware does: the default."""

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 import logging
 
 from .errors import (
+    ACTION_NOT_IMPLEMENTED,
     ALREADY_SUBSCRIBED,
     COMMAND_NOT_RECOGNISED,
     DEVICE_NOT_FOUND,
     METHOD_EXECUTION_EXCEPTION,
-    METHOD_NOT_SUPPORTED,
     SERVICE_NOT_FOUND,
     SERVICE_NOT_SUBSCRIBED,
     SUBSCRIPTION_NOT_FOUND,
@@ -241,7 +241,7 @@ class Session:
             raise DeviceError(VERSION_NOT_SUPPORTED)
         spec = service.actions.get(request.action)
         if spec is None:
-            raise DeviceError(METHOD_NOT_SUPPORTED)
+            raise DeviceError(ACTION_NOT_IMPLEMENTED)
         return spec.invoke(request.args)
 
     def _subscribable(self, request: SubscribeRequest) -> EmulatedService:
