@@ -191,7 +191,7 @@ _ERROR_RE = re.compile(r"[ \t]*ERROR[ \t]+([^ \t\r\n]*)[ \t]*(.*)", re.IGNORECAS
 
 def _parse_error(match: re.Match[str]) -> Error:
     """ERROR <code> "<description>": the firmware writes the text raw, quotes and all."""
-    code_text, text = match.group(1), match.group(2).rstrip("\r\n \t")
+    code_text, text = match.group(1), match.group(2).rstrip("\r\n")
     if not code_text:
         raise LpecProtocolError("ERROR without a code")
     try:
