@@ -69,6 +69,7 @@ class MessageFramer:
         while (message := self._next()) is not None:
             messages.append(message)
         if len(self._buffer) > self._limit:
+            self._buffer = bytearray()  # the connection ends: do not keep a MiB alive with it
             raise MessageTooLongError(f"message longer than {self._limit} bytes")
         return messages
 
