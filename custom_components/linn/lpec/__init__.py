@@ -11,8 +11,9 @@ A small asyncio library with no Home Assistant imports: the integration adapts i
     await device.close()
 
 Layers, bottom up: `framing` (messages framed by quotes: values may span lines),
-`codec` (one message's grammar), `connection` (one TCP connection, one command in flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model`
-(state from events), `device` (commands). Every command completes or raises an
+`codec` (one message's grammar), `connection` (one TCP connection, one command in
+flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model` (state
+from events), `device` (commands). Every command completes or raises an
 `LpecError`; none waits longer than its timeout.
 """
 
