@@ -170,6 +170,8 @@ class SoakReport:
     outcomes: Counter[str] = field(default_factory=Counter)
     detect_s: list[float] = field(default_factory=list)
     recover_s: list[float] = field(default_factory=list)
+    recover_by_fault: dict[str, list[float]] = field(default_factory=dict)
+    """recover_s again, by the fault that ended."""
     lag_s: list[float] = field(default_factory=list)
     memory: list[tuple[float, int]] = field(default_factory=list)
     """(seconds since start, traced bytes without the harness) from sample_memory()."""
@@ -433,7 +435,9 @@ class Soak:
             await reboot
         recovered_at = time.perf_counter()
         if await self._within(self.resynced, self.settings.recover_bound):
-            report.recover_s.append(time.perf_counter() - recovered_at)
+            recovered = time.perf_counter() - recovered_at
+            report.recover_s.append(recovered)
+            report.recover_by_fault.setdefault(fault, []).append(recovered)
         else:
             report.violations.append(
                 f"round {report.rounds}: not available and resynced "

@@ -1,9 +1,11 @@
-"""LPEC line grammar, the client's half: build control-point lines, parse device lines.
+"""LPEC grammar, the client's half: build control-point lines, parse device messages.
 
 The client builds ACTION, SUBSCRIBE and UNSUBSCRIBE lines and parses what a device
-sends (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT, ERROR). Keywords match
-case-insensitively. Every argument is XML-escaped and double-quoted; carriage returns
-and line feeds are escaped too, so any string survives a round trip. The emulator has
+sends (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT, ERROR), one message at a
+time as `framing` cuts them (a quoted value may hold line breaks). Keywords match
+case-insensitively. Every argument the client sends is XML-escaped and double-quoted,
+carriage returns and line feeds too (the firmware reads a request up to its LF). ERROR
+descriptions are read raw: the firmware writes them unescaped, quotes and all. The emulator has
 its own, independent implementation of the device's half (linn_emulator/wire.py).
 """
 

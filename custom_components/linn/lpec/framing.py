@@ -68,8 +68,11 @@ class MessageFramer:
         messages: list[str] = []
         while (message := self._next()) is not None:
             messages.append(message)
-        if len(self._buffer) > self._limit:
-            self._buffer = bytearray()  # the connection ends: do not keep a MiB alive with it
+        if not self._buffer:
+            self._buffer = bytearray()  # let go of the room a long message took
+        elif len(self._buffer) > self._limit:
+            self._buffer = bytearray()  # the traceback may be kept: not this buffer
+            self._scan, self._in_quote, self._line_mode = 0, False, None
             raise MessageTooLongError(f"message longer than {self._limit} bytes")
         return messages
 

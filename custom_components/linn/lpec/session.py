@@ -404,6 +404,7 @@ class LpecSession:
             return
         _LOGGER.warning("Lost connection to %s: %s", self.host, error)
         self._conn = None
+        self._revocation_on = None  # holds no dead connection (nor its buffers)
         self._ready.clear()
         self._lost.set()
         self._set_available(False)
