@@ -461,9 +461,13 @@ class Soak:
             report.violations.append(f"round {report.rounds}: state differs from the device")
         if expected_title is not None:
             still_current, title = expected_title
-            if still_current() and not await self._within(
+            if not still_current():
+                report.outcomes[f"{fault}: the track changed, title not checked"] += 1
+            elif await self._within(
                 lambda: self._attribute(ATTR_MEDIA_TITLE) == title, self.settings.recover_bound
             ):
+                report.outcomes[f"{fault}: the burst's last title shown"] += 1
+            else:
                 report.violations.append(
                     f"round {report.rounds}: after {fault} the title is "
                     f"{self._attribute(ATTR_MEDIA_TITLE)!r}, not {title!r}"

@@ -318,7 +318,7 @@ class LpecSession:
                 continue
             break
         if isinstance(reply, Error):
-            if reply.code == DEVICE_NOT_FOUND:
+            if reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
                 self._device_gone(conn, f"ACTION {path} {name}")
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):
