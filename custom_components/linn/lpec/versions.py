@@ -71,7 +71,7 @@ class ServiceVersions:
         self.declared: dict[Service, int] = {
             by_name[name]: version
             for name, version in (declared or {}).items()
-            if name in by_name and version >= 1
+            if name in by_name and isinstance(version, int) and version >= 1
         }
         self._refused: set[tuple[Service, str]] = set()
 
