@@ -24,6 +24,12 @@ FRAME_REPORT = (
     "line 12: self.hass.async_create_task(x). Please report it to the author of the 'linn' "
     "custom integration"
 )
+BLOCKING_CALL = (
+    f"{T} WARNING (MainThread) [homeassistant.util.loop] Detected blocking call to open with "
+    "args (PosixPath('/opt/linn/home/.config/anthropic/active_config'),) inside the event loop "
+    "by custom integration 'linn' at custom_components/linn/agent/turn.py, line 270: client = "
+    "self.runtime.client.with_options(timeout=self.runtime.model_timeout)"
+)
 OUR_PY_WARNING = (
     f"{T} WARNING (MainThread) [py.warnings] /repo/custom_components/linn/__init__.py:53: "
     "DeprecationWarning: old\n  warnings.warn('old', DeprecationWarning)"
@@ -55,11 +61,11 @@ def test_a_clean_run_passes_with_the_machine_errors_and_other_packages_warnings(
     assert problems(log(CUSTOM_NOTICE, OUR_WARNING, STDERR_WARNING_THEIRS, FFMPEG)) == []
 
 
-def test_home_assistant_reports_of_our_deprecated_use_fail() -> None:
-    assert problems(log(CUSTOM_NOTICE, DEPRECATED_CONSTANT, OUR_WARNING, FRAME_REPORT)) == [
-        DEPRECATED_CONSTANT,
-        FRAME_REPORT,
-    ]
+def test_home_assistant_reports_of_our_deprecated_or_wrong_use_fail() -> None:
+    found = problems(
+        log(CUSTOM_NOTICE, DEPRECATED_CONSTANT, OUR_WARNING, FRAME_REPORT, BLOCKING_CALL)
+    )
+    assert found == [DEPRECATED_CONSTANT, FRAME_REPORT, BLOCKING_CALL]
 
 
 def test_python_deprecation_warnings_from_our_files_fail() -> None:
