@@ -12,8 +12,9 @@ ACTION_TIMEOUT: Final = 5.0
 """Seconds a command may take before it fails (it never hangs)."""
 KEEPALIVE_INTERVAL: Final = 30.0
 """Idle seconds before a keepalive action checks for a half-open connection."""
-RECONNECT_MAX: Final = 30.0
-"""Longest wait between reconnection attempts (exponential backoff with jitter)."""
+RECONNECT_MAX: Final = 4.0
+"""Longest wait between reconnection attempts (exponential backoff with jitter): short
+enough that a device back from a reboot is in use again within 5 s."""
 
 # media_content_type values of the device's own browsable items
 MEDIA_TYPE_PIN: Final = "linn_pin"
