@@ -17,7 +17,14 @@ from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
 from .assist_exposure import async_watch_exposure
-from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .const import (
+    ACTION_TIMEOUT,
+    CONF_SERVICE_VERSIONS,
+    CONNECT_TIMEOUT,
+    DOMAIN,
+    KEEPALIVE_INTERVAL,
+    RECONNECT_MAX,
+)
 from .dashboard_card import async_register_card
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
@@ -67,6 +74,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         keepalive_interval=KEEPALIVE_INTERVAL,
         keepalive_timeout=ACTION_TIMEOUT,
         reconnect_max=RECONNECT_MAX,
+        declared_versions=entry.data.get(CONF_SERVICE_VERSIONS),
     )
     try:
         await device.connect()

@@ -6,6 +6,8 @@ DOMAIN: Final = "linn"
 MANUFACTURER: Final = "Linn"
 
 DEFAULT_PORT: Final = 23
+CONF_SERVICE_VERSIONS: Final = "service_versions"
+"""Entry data: the OpenHome service versions the device declared at discovery."""
 CONNECT_TIMEOUT: Final = 10.0
 """Seconds to open the LPEC session and receive the full state."""
 ACTION_TIMEOUT: Final = 5.0

@@ -13,6 +13,7 @@ from custom_components.linn.lpec import (
     LinnDevice,
     LpecDeviceError,
     LpecInvalidArgumentError,
+    LpecUnsupportedError,
     Service,
 )
 from custom_components.linn.lpec.reducers import apply_event
@@ -170,6 +171,43 @@ async def test_select_source_on_every_product_version(product_version: int) -> N
             assert len(by_name) == (1 if product_version == 1 else 5)
             by_index = [a for a in emu.actions if a.action == "SetSourceIndex"]
             assert len(by_index) == (5 if product_version == 1 else 0)
+        finally:
+            await device.close()
+
+
+async def test_a_declared_product_1_gets_set_source_index_only() -> None:
+    """The device declares Product:1: SetSourceBySystemName is never put on the wire."""
+    async with LinnEmulator(port=0, product_version=1) as emu:
+        device = LinnDevice("127.0.0.1", emu.port, declared_versions={"Product": 1}, **FAST)
+        await device.connect()
+        try:
+            await device.select_source("Radio")
+            assert emu.state.source.system_name == "Radio"
+            await device.select_source("Playlist")
+            assert emu.state.source.system_name == "Playlist"
+            await device.play_preset(2)
+            assert emu.state.source.system_name == "Radio"
+            sent = [a.action for a in emu.actions if a.action.startswith("SetSource")]
+            assert sent == ["SetSourceIndex"] * 3
+            with pytest.raises(LpecUnsupportedError, match="Product:1"):
+                await device.action(Service.PRODUCT, "SetSourceBySystemName", "Radio")
+            assert not any(a.action == "SetSourceBySystemName" for a in emu.actions)
+            assert device.declared_versions == {"Product": 1}
+        finally:
+            await device.close()
+
+
+async def test_no_action_is_sent_above_the_declared_version() -> None:
+    async with LinnEmulator(port=0, product_version=3) as emu:
+        declared = {"Product": 3, "Volume": 4, "Credentials": 1}  # Credentials: not ours
+        device = LinnDevice("127.0.0.1", emu.port, declared_versions=declared, **FAST)
+        await device.connect()
+        try:
+            await device.action(Service.PRODUCT, "Standby", version=4)
+            await device.select_source("Radio")  # Product 2 <= 3: by system name
+            sent = [(a.action, a.version) for a in emu.actions[-2:]]
+            assert sent == [("Standby", 3), ("SetSourceBySystemName", 2)]
+            assert device.declared_versions == {"Product": 3, "Volume": 4}
         finally:
             await device.close()
 

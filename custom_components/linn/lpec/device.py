@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 import dataclasses
 import logging
 
@@ -21,7 +21,7 @@ from .reducers import apply_event
 from .services import ALL_SERVICES, Service
 from .session import LpecSession
 from .sources import Source
-from .versions import NOT_AVAILABLE_CODES, Refusals, action_version
+from .versions import NOT_AVAILABLE_CODES, ServiceVersions, action_version
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -68,14 +68,20 @@ class LinnDevice:
         reconnect_max: float = 4.0,
         settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
+        declared_versions: Mapping[str, int] | None = None,
     ) -> None:
+        """Set up; nothing is sent before `connect`.
+
+        `declared_versions`: the service versions the device declares ({"Product": 4}),
+        from its UPnP description; without them each action goes with its lowest version.
+        """
         self.host = host
         self.port = port
         self._state = DeviceState()
         self._listeners: list[StateListener] = []
         self._availability_listeners: list[AvailabilityListener] = []
         self._source_before_songcast: str | None = None
-        self._refusals = Refusals()
+        self._versions = ServiceVersions(declared_versions)
         self._session = LpecSession(
             host,
             port,
@@ -109,6 +115,11 @@ class LinnDevice:
     def udn(self) -> str | None:
         """The device's UDN, from its ALIVE line."""
         return self._session.udn
+
+    @property
+    def declared_versions(self) -> dict[str, int]:
+        """The service versions the device declared (and this library uses), by name."""
+        return {s.short_name: v for s, v in self._versions.declared.items()}
 
     @property
     def state(self) -> DeviceState:
@@ -153,7 +164,7 @@ class LinnDevice:
     def on_availability(self, available: bool) -> None:
         """Record which services answered and tell the availability listeners."""
         if available:
-            self._refusals.clear()  # the device may have new firmware after a reconnect
+            self._versions.clear_refusals()  # the device may have new firmware after a reconnect
             self._update_services()
         for callback in list(self._availability_listeners):
             try:
@@ -182,11 +193,18 @@ class LinnDevice:
     ) -> tuple[str, ...]:
         """Run any ACTION on a present service and return its out-arguments.
 
-        Sent with `version`, else the lowest version of the service that has the action.
+        Sent with `version`, else the lowest version of the service that has the action,
+        and never above the version the device declares (LpecUnsupportedError when the
+        declared version lacks the action: nothing is sent).
         """
         self._require(service)
-        if version is None:
-            version = action_version(service, name)
+        if self._versions.lacks(service, name):
+            declared = self._versions.declared[service]
+            raise LpecUnsupportedError(
+                f"{self.host} declares {service.short_name}:{declared}; {name} needs "
+                f"{service.short_name}:{action_version(service, name)}"
+            )
+        version = self._versions.version(service, name, version)
         return await self._session.action(service.value, version, name, args)
 
     def _require(self, service: Service) -> None:
@@ -210,14 +228,14 @@ class LinnDevice:
     async def _set_source(self, source: Source) -> None:
         """SetSourceBySystemName (Product 2+); SetSourceIndex where the device lacks it."""
         action = "SetSourceBySystemName"
-        if not self._refusals.refused(Service.PRODUCT, action):
+        if self._versions.available(Service.PRODUCT, action):
             try:
                 await self.action(Service.PRODUCT, action, source.system_name)
             except LpecDeviceError as err:
                 if err.code not in NOT_AVAILABLE_CODES:
                     raise
                 _LOGGER.info("%s has no %s (%s): using SetSourceIndex", self.host, action, err)
-                self._refusals.record(Service.PRODUCT, action)
+                self._versions.record_refusal(Service.PRODUCT, action)
             else:
                 return
         await self.action(Service.PRODUCT, "SetSourceIndex", str(source.index))

@@ -8,14 +8,19 @@ one that has the action: every device with the action accepts it.
 
 Where the versions come from: LPEC does not say. ALIVE carries only the sub-device
 name and UDN (ohNet `DviSessionLpec::Announce`) and Product `Attributes` only service
-names (ohPipeline `Product::GetAttributes`); only the UPnP description lists versions,
-and this library does not read it. So versions are the lowest that have each action
-(from the service XML: ohNet `Product1.xml`/`Volume1.xml`, ohPipeline
-`ServiceXml/OpenHome/*.xml`) and a refusal is remembered for the session's device, so
-the fallback is used straight away next time.
+names (ohPipeline `Product::GetAttributes`); only the UPnP device description lists
+versions (serviceType `urn:av-openhome-org:service:Product:4`). The caller may pass
+those declared versions (`ServiceVersions(declared)`): an action the declared version
+lacks is then not sent at all (its fallback is used at once) and no action is sent
+with a version above the declared one. Otherwise the version sent is the lowest that
+has each action (from the service XML: ohNet `Product1.xml`/`Volume1.xml`, ohPipeline
+`ServiceXml/OpenHome/*.xml`), and a refusal is remembered for the session's device,
+so the fallback is used straight away next time.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from .services import Service
 
@@ -53,20 +58,42 @@ def action_version(service: Service, action: str) -> int:
     return _FIRST_VERSION.get((service, action), 1)
 
 
-class Refusals:
-    """Actions a device refused as not available: not sent again, the fallback is used."""
+class ServiceVersions:
+    """Which actions a device has, and the version to send each with.
 
-    def __init__(self) -> None:
+    `declared` maps OpenHome service names ("Product") to the version the device
+    declares; names this library does not use are ignored. Refusals are remembered
+    until `clear_refusals` (a reconnect: it may be new firmware).
+    """
+
+    def __init__(self, declared: Mapping[str, int] | None = None) -> None:
+        by_name = {service.short_name: service for service in Service}
+        self.declared: dict[Service, int] = {
+            by_name[name]: version
+            for name, version in (declared or {}).items()
+            if name in by_name and isinstance(version, int) and version >= 1
+        }
         self._refused: set[tuple[Service, str]] = set()
 
-    def refused(self, service: Service, action: str) -> bool:
-        """True once the device said it does not have `action`."""
-        return (service, action) in self._refused
+    def available(self, service: Service, action: str) -> bool:
+        """False once refused, or when the declared version is older than the action."""
+        return (service, action) not in self._refused and not self.lacks(service, action)
 
-    def record(self, service: Service, action: str) -> None:
+    def lacks(self, service: Service, action: str) -> bool:
+        """True when the device declares a version of `service` older than `action`."""
+        declared = self.declared.get(service)
+        return declared is not None and action_version(service, action) > declared
+
+    def version(self, service: Service, action: str, requested: int | None = None) -> int:
+        """`requested` (else the lowest version with `action`), never above the declared."""
+        version = action_version(service, action) if requested is None else requested
+        declared = self.declared.get(service)
+        return version if declared is None else min(version, declared)
+
+    def record_refusal(self, service: Service, action: str) -> None:
         """Remember that the device does not have `action`."""
         self._refused.add((service, action))
 
-    def clear(self) -> None:
+    def clear_refusals(self) -> None:
         """Forget every refusal (another device may answer at this address now)."""
         self._refused.clear()
