@@ -9,9 +9,14 @@ means. (The `linn__*` tools, too, offer only exposed players today: issue 18 ite
 
 from __future__ import annotations
 
-from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import (
+    SIGNAL_CONFIG_ENTRY_CHANGED,
+    ConfigEntry,
+    ConfigEntryChange,
+)
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
 
 from .const import DOMAIN
 from .guard import Policy
@@ -90,9 +95,14 @@ def async_watch_exposure(hass: HomeAssistant, entry: ConfigEntry) -> None:
     except KeyError:
         pass
 
-    async def options_changed(hass: HomeAssistant, changed: ConfigEntry) -> None:
-        async_check_exposure(hass, changed)
+    @callback
+    def entry_changed(change: ConfigEntryChange, changed: ConfigEntry) -> None:
+        # not an update listener: Home Assistant expects those to reload the entry
+        if change is ConfigEntryChange.UPDATED and changed.entry_id == entry.entry_id:
+            async_check_exposure(hass, changed)
 
-    entry.async_on_unload(entry.add_update_listener(options_changed))
+    entry.async_on_unload(
+        async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, entry_changed)
+    )
     entry.async_on_unload(lambda: ir.async_delete_issue(hass, DOMAIN, issue_id(entry)))
     async_check_exposure(hass, entry)
