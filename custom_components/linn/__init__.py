@@ -16,7 +16,14 @@ from .agent.const import is_assistant_data
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
-from .const import ACTION_TIMEOUT, CONNECT_TIMEOUT, DOMAIN, KEEPALIVE_INTERVAL, RECONNECT_MAX
+from .const import (
+    ACTION_TIMEOUT,
+    CONNECT_TIMEOUT,
+    DOMAIN,
+    KEEPALIVE_INTERVAL,
+    RECONNECT_MAX,
+    SETTLE_TIMEOUT,
+)
 from .dashboard_card import async_register_card
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
@@ -66,6 +73,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         keepalive_interval=KEEPALIVE_INTERVAL,
         keepalive_timeout=ACTION_TIMEOUT,
         reconnect_max=RECONNECT_MAX,
+        settle_timeout=SETTLE_TIMEOUT,
     )
     try:
         await device.connect()

@@ -22,7 +22,7 @@ import probatio
 
 from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
 from .agent.const import is_assistant_data
-from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
+from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN, SETTLE_TIMEOUT
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
 from .udn import normalize_udn
@@ -73,6 +73,7 @@ async def async_identify(host: str, port: int) -> DeviceIdentity:
         port,
         connect_timeout=CONNECT_TIMEOUT,
         keepalive_interval=3600,
+        settle_timeout=SETTLE_TIMEOUT,
         services=(Service.PRODUCT,),
     )
     try:

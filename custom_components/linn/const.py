@@ -14,6 +14,8 @@ KEEPALIVE_INTERVAL: Final = 30.0
 """Idle seconds before a keepalive action checks for a half-open connection."""
 RECONNECT_MAX: Final = 30.0
 """Longest wait between reconnection attempts (exponential backoff with jitter)."""
+SETTLE_TIMEOUT: Final = 0.2
+"""Seconds a new session waits for the spurious ERROR its workaround blank line may provoke."""
 
 # media_content_type values of the device's own browsable items
 MEDIA_TYPE_PIN: Final = "linn_pin"
