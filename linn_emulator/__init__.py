@@ -18,14 +18,18 @@ from .model import (
     SourceType,
     Track,
 )
+from .quirks import DOCUMENTED, OHNET, Quirk
 
 __all__ = [
+    "DOCUMENTED",
+    "OHNET",
     "DeviceError",
     "EmulatedDeviceState",
     "LinnEmulator",
     "NowPlaying",
     "Pin",
     "PlaybackState",
+    "Quirk",
     "Source",
     "SourceType",
     "Track",

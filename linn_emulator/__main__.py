@@ -11,6 +11,7 @@ import sys
 
 from .artwork import PATH_PREFIX, ArtworkServer, serve_covers_from
 from .emulator import LinnEmulator, new_udn
+from .quirks import parse_quirks
 from .services import ALL_SERVICES
 
 
@@ -61,6 +62,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also serve the OpenHome UPnP face (device description, SOAP) from this port "
         "(consecutive ports with --count; 0: any free port)",
     )
+    parser.add_argument(
+        "--quirks",
+        type=parse_quirks,
+        default="ohnet",
+        help="firmware quirks: ohnet (default: as Linn's server code speaks), documented (as "
+        "the LPEC wiki page says), or a comma-separated list (see linn_emulator/quirks.py)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     return parser.parse_args(argv)
 
@@ -98,6 +106,7 @@ async def run(args: argparse.Namespace) -> None:
             tick_interval=args.tick,
             max_sessions=args.max_sessions,
             upnp_port=_upnp_port(args, index),
+            quirks=args.quirks,
         )
         for index in range(args.count)
     ]

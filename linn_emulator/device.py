@@ -11,6 +11,7 @@ from dataclasses import replace
 import random
 
 from . import catalog
+from .didl import icy_didl
 from .errors import (
     ID_NOT_FOUND,
     INVALID_SOURCE,
@@ -28,6 +29,7 @@ from .model import (
     SourceType,
     Track,
 )
+from .quirks import Quirk
 
 SENDER_PORT = 51972
 SENDER_GROUP = "239.255.255.250"
@@ -182,7 +184,10 @@ class Device:
             case SourceType.RADIO:
                 channel = state.current_channel
                 if channel is not None and channel.track.uri == state.radio_uri:
-                    now = NowPlaying.of(channel.track, channel.metatext)
+                    metatext = channel.metatext
+                    if metatext and Quirk.ICY_METATEXT in state.quirks:
+                        metatext = icy_didl(metatext)
+                    now = NowPlaying.of(channel.track, metatext)
                 elif state.radio_uri:
                     now = NowPlaying(uri=state.radio_uri, metadata=state.radio_metadata)
             case SourceType.RECEIVER:

@@ -1,4 +1,8 @@
-"""Reading a few fields out of DIDL-Lite sent by control points (regex, no XML parser)."""
+"""DIDL-Lite: a few fields read from control points' metadata; Icy Metatext written.
+
+Reading uses regular expressions, no XML parser. `icy_didl` writes what ohPipeline's
+Icy parser makes of a radio StreamTitle.
+"""
 
 from __future__ import annotations
 
@@ -43,4 +47,17 @@ def parse_didl(text: str) -> DidlFields:
         album=_element(text, "upnp:album"),
         art_uri=_element(text, "upnp:albumArtURI"),
         duration=_duration(text),
+    )
+
+
+def icy_didl(stream_title: str) -> str:
+    """Metatext as ohPipeline's IcyObserverDidlLite writes it: the title NOT escaped."""
+    return (
+        "<DIDL-Lite xmlns:dc='http://purl.org/dc/elements/1.1/' "
+        "xmlns:upnp='urn:schemas-upnp-org:metadata-1-0/upnp/' "
+        "xmlns='urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/'>"
+        "<item id='' parentID='' restricted='True'><dc:title>"
+        f"{stream_title}"
+        "</dc:title><upnp:albumArtURI></upnp:albumArtURI>"
+        "<upnp:class>object.item</upnp:class></item></DIDL-Lite>"
     )

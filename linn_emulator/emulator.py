@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Coroutine
+from collections.abc import Collection, Coroutine, Iterable
 import logging
 from types import TracebackType
 from typing import Any, Self
@@ -14,8 +14,10 @@ from .device import Device
 from .faults import Faults
 from .model import EmulatedDeviceState, PlaybackState, PlaylistEntry
 from .panel import Panel
+from .quirks import OHNET, Quirk, quirk_set
 from .server import LpecServer
 from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
+from .services.product import ProductService, product_service
 from .upnp import UpnpServer
 from .wire import ActionRequest
 
@@ -57,8 +59,10 @@ class LinnEmulator:
     """An emulated Linn DSM speaking LPEC.
 
     `services` is the set of services present (None: all of them); Product is always
-    present. Use `panel` to act like the front panel or another control point and
-    `faults` to misbehave.
+    present. `product_version` makes it an older device (Product:1 has no
+    SetSourceBySystemName).
+    Use `panel` to act like the front panel or another control point and `faults` to
+    misbehave.
 
     An exception inside the emulator (the clock, an action handler, a session) is an
     emulator bug: it is logged, kept, and raised by `stop()` (so by `async with`) as an
@@ -80,6 +84,8 @@ class LinnEmulator:
         max_sessions: int = 4,
         max_subscriptions: int = 16,
         upnp_port: int | None = None,
+        quirks: Iterable[Quirk | str] = OHNET,
+        product_version: int = ProductService.version,
     ) -> None:
         present = frozenset(ALL_SERVICES if services is None else {*services, "Product"})
         unknown = present - ALL_SERVICES
@@ -92,10 +98,13 @@ class LinnEmulator:
         self.state = initial_state(
             udn=self.udn, room=room, name=name, model=model, volume_limit=volume_limit
         )
+        self.state.quirks = quirk_set(quirks)
         self.device = Device(self.state, services=present)
         self.services: dict[str, EmulatedService] = {
             cls.name: cls(self.device) for cls in SERVICE_TYPES if cls.name in present
         }
+        if product_version != ProductService.version:
+            self.services["Product"] = product_service(product_version)(self.device)
         self._failures: list[Exception] = []
         self.actions: list[ActionRequest] = []
         """Every ACTION parsed (the one swallowed by the first-command quirk excepted)."""
@@ -110,6 +119,7 @@ class LinnEmulator:
             record=self.actions.append,
             record_failure=self._failures.append,
             response_delay=lambda: self.faults.response_delay,
+            quirks=lambda: self.state.quirks,
         )
         self.upnp: UpnpServer | None = None
         """The OpenHome UPnP face (description, SOAP) when `upnp_port` is given (0: any)."""
@@ -188,6 +198,15 @@ class LinnEmulator:
         self._failures.clear()  # in place: the server holds its append
         if failures:
             raise ExceptionGroup(f"the emulator failed {len(failures)} time(s)", failures)
+
+    @property
+    def quirks(self) -> frozenset[Quirk]:
+        """The firmware quirks in force (quirks.py); assignable at run time."""
+        return self.state.quirks
+
+    @quirks.setter
+    def quirks(self, quirks: Iterable[Quirk | str]) -> None:
+        self.state.quirks = quirk_set(quirks)
 
     @property
     def port(self) -> int:

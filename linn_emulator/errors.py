@@ -6,8 +6,9 @@ LPEC protocol errors (Linn LPEC page, ohNet `DviServerLpec`):
 * 102 Service not specified, 103 Service not found, 104 Version invalid,
   105 Version not specified, 106 Version not supported (requested > implemented),
   107 Method not specified, 108 Method execution exception (a bug in the emulator),
-  109 Method not supported (unknown action name), 111 Device not found (not `Ds`
-  or `MediaRenderer`)
+  109 Method not supported, 111 Device not found (not `Ds` or `MediaRenderer`)
+* 501 Action not implemented: an action name the service (at the version the device
+  implements) does not have, as ohNet `DviService::Invoke` answers
 * 201 Bool, 202 String, 203 Uint, 204 Int, 205 Binary argument invalid
 * 301 Argument list incomplete (too few), 302 Argument not quoted,
   303 Argument list too long (too many)
@@ -56,12 +57,16 @@ SUBSCRIPTION_NOT_FOUND: Final = 404
 SERVICE_NOT_SUBSCRIBED: Final = 405
 INVALID_XML_ESCAPING: Final = 406
 
+ACTION_NOT_IMPLEMENTED: Final = 501
+"""ohNet DviService::Invoke: no action of that name on the service the device implements."""
 INVALID_SOURCE: Final = 800
 JSON_CORRUPT: Final = 801
 ID_NOT_FOUND: Final = 802
 OUT_OF_RANGE: Final = 803
 PLAYLIST_FULL: Final = 804
 PIN_EMPTY: Final = 805
+PIN_MODE_NOT_SUPPORTED: Final = 803
+"""ohPipeline ProviderPins: an empty pin invoked (quirk pin_slots); 803 as OUT_OF_RANGE."""
 NOT_AVAILABLE: Final = 806
 
 DESCRIPTIONS: Final[dict[int, str]] = {
@@ -77,6 +82,7 @@ DESCRIPTIONS: Final[dict[int, str]] = {
     110: "Invalid command terminator",
     111: "Device not found",
     201: "Bool argument invalid",
+    501: "Action not implemented",
     202: "String argument invalid",
     203: "Uint argument invalid",
     204: "Int argument invalid",

@@ -94,7 +94,29 @@ class Faults:
         await server.close(graceful=True)
         self._on_reboot()
         await asyncio.sleep(downtime)
+        server.enable()  # a reboot ends a disable too
         await server.listen()
+
+    def disable(self) -> None:
+        """The device is disabled (as when its name changes or it shuts down).
+
+        As the firmware does it (quirk byebye_only, the default): `BYEBYE Ds` and `BYEBYE
+        MediaRenderer` only; every open session stays open but the device is gone from it:
+        commands on it get `ERROR 111`, and no ALIVE ever comes on it again. As the wiki
+        says (without the quirk): `UNSUBSCRIBE <id>` for each subscription, then BYEBYE,
+        and ALIVE on the same session at `enable()`. New connections meanwhile are accepted
+        but hear no ALIVE until `enable()`.
+        """
+        self._server.disable()
+
+    def enable(self) -> None:
+        """The device is enabled again after `disable()` (ALIVE where the device is not gone)."""
+        self._server.enable()
+
+    @property
+    def disabled(self) -> bool:
+        """True between disable() and enable()."""
+        return not self._server.enabled
 
     def revoke_subscriptions(
         self, service: str | None = None, *, realive_after: float = 0.2
@@ -103,7 +125,8 @@ class Faults:
 
         Unsolicited `UNSUBSCRIBE <id>` for each subscription to `service` (every
         service when None) on every session, then `BYEBYE Ds <udn>`, then after
-        `realive_after` seconds `ALIVE Ds <udn>`. Actions keep working meanwhile.
+        `realive_after` seconds `ALIVE Ds <udn>`. Actions keep working meanwhile. This is
+        the wiki's account, whatever the quirks; `disable()` follows them.
         """
         server = self._server
         for session in list(server.sessions):

@@ -8,6 +8,7 @@ from typing import Any
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
 from .artwork import generated_cover_uri, local_uri
+from .quirks import OHNET, Quirk
 
 DIDL_OPEN = (
     '<DIDL-Lite xmlns="urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/" '
@@ -255,6 +256,8 @@ class EmulatedDeviceState:
     source_xml_change_count: int = 0
     pins: list[Pin] = field(default_factory=list)
     software_status: dict[str, Any] = field(default_factory=dict)
+    quirks: frozenset[Quirk] = OHNET
+    """How the firmware differs from the wiki (quirks.py); every quirk by default."""
 
     @property
     def source(self) -> Source:

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 import logging
 
 from .errors import (
+    ACTION_NOT_IMPLEMENTED,
     ALREADY_SUBSCRIBED,
     COMMAND_NOT_RECOGNISED,
     DEVICE_NOT_FOUND,
     METHOD_EXECUTION_EXCEPTION,
-    METHOD_NOT_SUPPORTED,
     SERVICE_NOT_FOUND,
     SERVICE_NOT_SUBSCRIBED,
     SUBSCRIPTION_NOT_FOUND,
@@ -22,6 +22,8 @@ from .errors import (
     DeviceError,
     describe,
 )
+from .linebreaks import Given, spread_values, spread_variables
+from .quirks import Quirk
 from .services import EmulatedService
 from .wire import (
     ActionRequest,
@@ -71,6 +73,11 @@ class Session:
         self.seen_blank = False
         self.seen_command = False
         self.closed = False
+        self.announced = False
+        """ALIVE was sent (the device was enabled when the session began, or since)."""
+        self.devices_gone = False
+        """The device was disabled with the byebye_only quirk: gone from this session for
+        good, so every command naming it gets ERROR 111 and no ALIVE comes again."""
 
     # --- writing --------------------------------------------------------------
 
@@ -88,6 +95,26 @@ class Session:
             self.abort()
             return
         self.writer.write(data)
+
+    def write_event(self, sub_id: int, sequence: int, variables: dict[str, str]) -> None:
+        """An EVENT, in the firmware's line breaks when its quirks say so."""
+        quirks = self.server.quirks
+        if Quirk.MULTILINE_METADATA in quirks:
+            variables = spread_variables(variables, self.server.given)
+        raw = Quirk.RAW_LINE_BREAKS in quirks
+        self.write_line(event_line(sub_id, sequence, variables, raw_line_breaks=raw))
+
+    def write_response(self, action: str, values: list[str]) -> None:
+        """A RESPONSE, in the firmware's line breaks when its quirks say so."""
+        quirks = self.server.quirks
+        if Quirk.MULTILINE_METADATA in quirks:
+            values = spread_values(action, values, self.server.given)
+        self.write_line(response_line(values, raw_line_breaks=Quirk.RAW_LINE_BREAKS in quirks))
+
+    def write_error(self, code: int, description: str | None = None) -> None:
+        """An ERROR; its text raw (as ohNet writes it) or escaped."""
+        text = describe(code) if description is None else description
+        self.write_line(error_line(code, text, raw=Quirk.RAW_ERROR_TEXT in self.server.quirks))
 
     def is_closed(self) -> bool:
         """True once the session was closed or aborted."""
@@ -116,13 +143,14 @@ class Session:
                 continue
             sub.last = current
             sub.sequence = sub.sequence + 1 if sub.sequence + 1 < SEQUENCE_WRAP else 1
-            self.write_line(event_line(sub.id, sub.sequence, changes))
+            self.write_event(sub.id, sub.sequence, changes)
 
     # --- reading --------------------------------------------------------------
 
     async def run(self) -> None:
         """Announce, then serve lines until EOF, an oversized line or close."""
         await self.server.wait_unfrozen()
+        await self.server.wait_enabled()
         self.server.announce(self)
         while not self.closed:
             await self.server.wait_unfrozen()
@@ -142,7 +170,7 @@ class Session:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 self.seen_command = True
-                self.write_line(error_line(COMMAND_NOT_RECOGNISED, "Invalid UTF-8"))
+                self.write_error(COMMAND_NOT_RECOGNISED, "Invalid UTF-8")
                 continue
             await self.handle_line(text)
 
@@ -155,14 +183,12 @@ class Session:
             self.seen_command = True
             if not self.seen_blank:
                 # Firmware bug: the first command after ALIVE fails unless a blank line came first.
-                self.write_line(
-                    error_line(COMMAND_NOT_RECOGNISED, describe(COMMAND_NOT_RECOGNISED))
-                )
+                self.write_error(COMMAND_NOT_RECOGNISED)
                 return
         try:
             message = read_request(text)
         except DeviceError as err:
-            self.write_line(error_line(err.code, err.description))
+            self.write_error(err.code, err.description)
             return
         match message:
             case ActionRequest():
@@ -175,7 +201,7 @@ class Session:
                 pass
 
     def _service(self, device: str, name: str) -> EmulatedService:
-        if device not in ("Ds", "MediaRenderer"):
+        if device not in ("Ds", "MediaRenderer") or self.devices_gone:
             raise DeviceError(DEVICE_NOT_FOUND)
         service = self.server.services.get(name)
         if service is None or service.device_name != device:
@@ -185,18 +211,25 @@ class Session:
     async def action(self, request: ActionRequest) -> None:
         """Run an ACTION and answer RESPONSE or ERROR (after the configured delay)."""
         self.server.record(request)
+        self.server.given.remember(request.args)
+        values: list[str] | None = None
+        error: DeviceError | None = None
         try:
-            reply = response_line(self._invoke(request))
+            values = self._invoke(request)
         except DeviceError as err:
-            reply = error_line(err.code, err.description)
+            error = err
         except Exception as err:
             _LOGGER.exception("emulator bug: action %s failed", request)
             self.server.record_failure(err)
-            reply = error_line(METHOD_EXECUTION_EXCEPTION, describe(METHOD_EXECUTION_EXCEPTION))
+            error = DeviceError(METHOD_EXECUTION_EXCEPTION)
         delay = self.server.response_delay()
         if delay > 0:
             await asyncio.sleep(delay)
-        self.write_line(reply)
+        if error is not None:
+            self.write_error(error.code, error.description)
+        else:
+            assert values is not None
+            self.write_response(request.action, values)
 
     def _invoke(self, request: ActionRequest) -> list[str]:
         service = self._service(request.device, request.service)
@@ -208,7 +241,7 @@ class Session:
             raise DeviceError(VERSION_NOT_SUPPORTED)
         spec = service.actions.get(request.action)
         if spec is None:
-            raise DeviceError(METHOD_NOT_SUPPORTED)
+            raise DeviceError(ACTION_NOT_IMPLEMENTED)
         return spec.invoke(request.args)
 
     def _subscribable(self, request: SubscribeRequest) -> EmulatedService:
@@ -224,21 +257,19 @@ class Session:
         try:
             service = self._subscribable(request)
         except DeviceError as err:
-            self.write_line(error_line(err.code, err.description))
+            self.write_error(err.code, err.description)
             return
         sub = Subscription(self.server.next_subscription_id(), service)
         self.subscriptions[sub.id] = sub
         sub.last = service.variables()
         self.write_line(subscribed_line(sub.id))
-        self.write_line(event_line(sub.id, 0, sub.last))
+        self.write_event(sub.id, 0, sub.last)
 
     def unsubscribe(self, request: UnsubscribeRequest) -> None:
         """UNSUBSCRIBE by id, by service, or everything (each removal is acknowledged)."""
         if request.subscription_id is not None:
             if self.subscriptions.pop(request.subscription_id, None) is None:
-                self.write_line(
-                    error_line(SUBSCRIPTION_NOT_FOUND, describe(SUBSCRIPTION_NOT_FOUND))
-                )
+                self.write_error(SUBSCRIPTION_NOT_FOUND)
                 return
             self.write_line(unsubscribed_line(request.subscription_id))
             return
@@ -249,9 +280,7 @@ class Session:
                 if sub.service.name == request.service and sub.service.device_name == request.device
             ]
             if not ids:
-                self.write_line(
-                    error_line(SERVICE_NOT_SUBSCRIBED, describe(SERVICE_NOT_SUBSCRIBED))
-                )
+                self.write_error(SERVICE_NOT_SUBSCRIBED)
                 return
         else:
             ids = list(self.subscriptions)
@@ -283,6 +312,7 @@ class LpecServer:
         record: Callable[[ActionRequest], None],
         record_failure: Callable[[Exception], None],
         response_delay: Callable[[], float],
+        quirks: Callable[[], frozenset[Quirk]],
     ) -> None:
         self.host = host
         self.port = port
@@ -295,6 +325,9 @@ class LpecServer:
         self.record_failure = record_failure
         """Called with every exception inside the server: an emulator bug."""
         self.response_delay = response_delay
+        self._quirks = quirks
+        self.given = Given()
+        """Metadata control points sent: it comes back as given (linebreaks.py)."""
         self.sessions: list[Session] = []
         self.pending: int = 0
         self.held_slots: int = 0
@@ -305,11 +338,18 @@ class LpecServer:
         self._slot_freed = asyncio.Event()
         self._unfrozen = asyncio.Event()
         self._unfrozen.set()
-        self._next_sub_id = 1
+        self._enabled = asyncio.Event()
+        self._enabled.set()
+        self._granted = 0
         self.injected_errors: dict[str, list[tuple[int, str]]] = {}
         """Action name -> errors the next calls of it answer (Faults.fail_action)."""
         self.stopped = False
         """Set by the emulator's stop(): a reboot in progress must not listen again."""
+
+    @property
+    def quirks(self) -> frozenset[Quirk]:
+        """The firmware quirks in force (the device state's)."""
+        return self._quirks()
 
     # --- lifecycle ------------------------------------------------------------
 
@@ -389,6 +429,7 @@ class LpecServer:
 
     def announce(self, session: Session) -> None:
         """ALIVE for every sub-device."""
+        session.announced = True
         session.write_line(alive_line("Ds", self.udn))
         session.write_line(alive_line("MediaRenderer", self.media_renderer_udn))
 
@@ -400,13 +441,16 @@ class LpecServer:
     @property
     def granted_subscriptions(self) -> int:
         """Subscriptions granted since the device was created, over every session."""
-        return self._next_sub_id - 1
+        return self._granted
 
     def next_subscription_id(self) -> int:
-        """Subscription ids count up per device, starting at 1."""
-        sub_id = self._next_sub_id
-        self._next_sub_id += 1
-        return sub_id
+        """The next subscription id: one counter over every session.
+
+        From 0, as ohNet's stack-wide counter (quirk subscription_ids_from_zero), else from 1.
+        """
+        sub_id = self._granted
+        self._granted += 1
+        return sub_id if Quirk.SUBSCRIPTION_IDS_FROM_ZERO in self.quirks else sub_id + 1
 
     def publish(self) -> None:
         """Diff every subscription against the device and send EVENTs."""
@@ -431,6 +475,48 @@ class LpecServer:
     async def wait_unfrozen(self) -> None:
         """Block while the device is hung."""
         await self._unfrozen.wait()
+
+    @property
+    def enabled(self) -> bool:
+        """False while the device is disabled (faults.disable)."""
+        return self._enabled.is_set()
+
+    async def wait_enabled(self) -> None:
+        """Block while the device is disabled: a new session hears no ALIVE meanwhile."""
+        await self._enabled.wait()
+
+    def disable(self) -> None:
+        """The device is disabled: BYEBYE on every session that had its ALIVE.
+
+        With the byebye_only quirk (ohNet NotifyDeviceDisabled) that is all: no
+        UNSUBSCRIBE, the session stays open, the device is gone from it for good. Without
+        it (the wiki), each subscription is revoked with UNSUBSCRIBE first.
+        """
+        if not self.enabled:
+            return
+        self._enabled.clear()
+        byebye_only = Quirk.BYEBYE_ONLY in self.quirks
+        for session in list(self.sessions):
+            if not session.announced or session.devices_gone:
+                continue
+            if byebye_only:
+                session.devices_gone = True
+            else:
+                session.revoke(None)
+            self.byebye(session)
+
+    def enable(self) -> None:
+        """The device is back: ALIVE on every session it is not gone from.
+
+        Sessions that began while it was disabled hear their first ALIVE now; with the
+        byebye_only quirk the sessions that heard BYEBYE hear nothing.
+        """
+        if self.enabled:
+            return
+        self._enabled.set()
+        for session in list(self.sessions):
+            if session.announced and not session.devices_gone:
+                self.announce(session)
 
     def hold_slots(self, count: int) -> None:
         """Let other controllers take `count` session slots (0 gives them back)."""

@@ -35,8 +35,8 @@ from .errors import (
 FIELD_SEPARATORS: Final = " \t"
 LINE_END: Final = "\r\n"
 
-# Writing: the five XML entities, plus CR and LF as character references so that a
-# value can never end the line it travels on.
+# Writing: the five XML entities; CR and LF as character references too unless the
+# firmware's raw line breaks are asked for (see below).
 _XML_ESCAPES: Final = str.maketrans(
     {
         "&": "&amp;",
@@ -47,6 +47,9 @@ _XML_ESCAPES: Final = str.maketrans(
         "\r": "&#13;",
         "\n": "&#10;",
     }
+)
+_XML_ESCAPES_RAW_BREAKS: Final = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 )
 _NAMED_ENTITIES: Final = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _DECIMAL_DIGITS: Final = frozenset("0123456789")
@@ -219,15 +222,23 @@ def read_request(line: str) -> Request | None:
 
 
 # --- device lines (without the CRLF the session appends) ------------------------------
+#
+# `raw_line_breaks` writes line breaks inside values as the firmware does: raw, CRLF and
+# CR as one LF (ohNet Converter::ToXmlEscaped), so a value can span lines of the stream.
+# Without it CR and LF go as character references and every message is one line (the
+# wiki's reading of "XML escaping").
 
 
-def xml_escape(value: str) -> str:
+def xml_escape(value: str, *, raw_line_breaks: bool = False) -> str:
     """Escape a value for the inside of a quoted argument."""
+    if raw_line_breaks:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+        return value.translate(_XML_ESCAPES_RAW_BREAKS)
     return value.translate(_XML_ESCAPES)
 
 
-def _quoted(value: str) -> str:
-    return f'"{xml_escape(value)}"'
+def _quoted(value: str, raw_line_breaks: bool) -> str:
+    return f'"{xml_escape(value, raw_line_breaks=raw_line_breaks)}"'
 
 
 def alive_line(device: str, udn: str) -> str:
@@ -240,9 +251,11 @@ def byebye_line(device: str, udn: str) -> str:
     return f"BYEBYE {device} {udn}"
 
 
-def response_line(values: tuple[str, ...] | list[str] = ()) -> str:
+def response_line(
+    values: tuple[str, ...] | list[str] = (), *, raw_line_breaks: bool = False
+) -> str:
     """`RESPONSE` with the out-arguments quoted, in order."""
-    return " ".join(["RESPONSE", *map(_quoted, values)])
+    return " ".join(["RESPONSE", *(_quoted(value, raw_line_breaks) for value in values)])
 
 
 def subscribed_line(subscription_id: int) -> str:
@@ -255,12 +268,19 @@ def unsubscribed_line(subscription_id: int) -> str:
     return f"UNSUBSCRIBE {subscription_id}"
 
 
-def event_line(subscription_id: int, sequence: int, variables: dict[str, str]) -> str:
+def event_line(
+    subscription_id: int,
+    sequence: int,
+    variables: dict[str, str],
+    *,
+    raw_line_breaks: bool = False,
+) -> str:
     """`EVENT <id> <seq>` followed by name/"value" pairs."""
-    pairs = (f"{name} {_quoted(value)}" for name, value in variables.items())
+    pairs = (f"{name} {_quoted(value, raw_line_breaks)}" for name, value in variables.items())
     return " ".join([f"EVENT {subscription_id} {sequence}", *pairs])
 
 
-def error_line(code: int, description: str) -> str:
-    """`ERROR <code> "<description>"`."""
-    return f"ERROR {code} {_quoted(description)}"
+def error_line(code: int, description: str, *, raw: bool = False) -> str:
+    """`ERROR <code> "<description>"`; `raw` writes the text as it is (as ohNet does)."""
+    text = description if raw else xml_escape(description)
+    return f'ERROR {code} "{text}"'

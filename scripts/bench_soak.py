@@ -195,6 +195,9 @@ def _results(
         "breaking_faults": breaking,
         "unavailable_after_fault": _ms(report.detect_s),
         "back_and_resynced_after_recovery": _ms(report.recover_s),
+        "back_and_resynced_by_fault": {
+            fault: _ms(samples) for fault, samples in sorted(report.recover_by_fault.items())
+        },
         "event_loop_lag": lag | {"goal_p99_ms": LAG_GOAL_MS},
         "traced_memory": {
             "first_bytes": memory[0][1] if memory else None,
@@ -241,6 +244,11 @@ def summary(results: dict[str, Any]) -> str:
         f"max {detect['max_ms']:.0f} ms (n {detect['n']}; bound 5 s)",
         f"back and resynced after recovery: p50 {back['p50_ms']:.0f} ms, "
         f"max {back['max_ms']:.0f} ms (n {back['n']}; bound 5 s)",
+        "  by fault (max ms): "
+        + ", ".join(
+            f"{fault} {values['max_ms']:.0f}"
+            for fault, values in results["back_and_resynced_by_fault"].items()
+        ),
         f"event-loop lag after warm-up: p50 {lag['p50_ms']:.2f} ms, p99 {lag['p99_ms']:.2f} ms, "
         f"max {lag['max_ms']:.1f} ms (goal p99 < {lag['goal_p99_ms']:.0f} ms)",
         (

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+import itertools
 import json
 import os
 from pathlib import Path
@@ -48,8 +51,8 @@ async def post(session: aiohttp.ClientSession, url: str, **kwargs: Any) -> Any:
         return await response.json()
 
 
-async def onboard(session: aiohttp.ClientSession, url: str, user: str, password: str) -> str:
-    """Create the owner and finish onboarding; return an access token."""
+async def create_owner(session: aiohttp.ClientSession, url: str, user: str, password: str) -> str:
+    """Onboarding's first step, the owner account; return an access token."""
     created = await post(
         session,
         f"{url}/api/onboarding/users",
@@ -70,7 +73,13 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
             "client_id": CLIENT_ID,
         },
     )
-    headers = {"Authorization": f"Bearer {token['access_token']}"}
+    return str(token["access_token"])
+
+
+async def onboard(session: aiohttp.ClientSession, url: str, user: str, password: str) -> str:
+    """Create the owner and finish onboarding; return an access token."""
+    token = await create_owner(session, url, user, password)
+    headers = {"Authorization": f"Bearer {token}"}
     await post(session, f"{url}/api/onboarding/core_config", headers=headers, json={})
     await post(session, f"{url}/api/onboarding/analytics", headers=headers, json={})
     await post(
@@ -79,7 +88,7 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
         headers=headers,
         json={"client_id": CLIENT_ID, "redirect_uri": CLIENT_ID},
     )
-    return str(token["access_token"])
+    return token
 
 
 async def add_streamer(
@@ -170,47 +179,62 @@ async def ensure_assistant(
     return entry_id
 
 
-async def make_default_agent(url: str, token: str, entry_id: str) -> str:
-    """The assistant's conversation entity becomes the preferred pipeline's agent."""
+@asynccontextmanager
+async def websocket(
+    url: str, token: str
+) -> AsyncIterator[Callable[[dict[str, Any]], Awaitable[Any]]]:
+    """An authenticated websocket API connection: `call(message)` returns the result."""
+    numbers = itertools.count(1)
     async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
         await ws.receive_json()
         await ws.send_json({"type": "auth", "access_token": token})
         if (auth := await ws.receive_json()).get("type") != "auth_ok":
             sys.exit(f"websocket authentication failed: {auth}")
 
-        async def call(number: int, message: dict[str, Any]) -> Any:
-            await ws.send_json({"id": number, **message})
+        async def call(message: dict[str, Any]) -> Any:
+            await ws.send_json({"id": next(numbers), **message})
             answer = await ws.receive_json()
             if not answer.get("success"):
                 sys.exit(f"{message['type']} failed: {answer}")
             return answer["result"]
 
-        entities = await call(1, {"type": "config/entity_registry/list"})
-        agent = next(
-            (
-                e["entity_id"]
-                for e in entities
-                if e["config_entry_id"] == entry_id and e["entity_id"].startswith("conversation.")
-            ),
-            None,
-        )
-        if agent is None:
-            sys.exit("the assistant entry has no conversation entity")
-        listed = await call(2, {"type": "assist_pipeline/pipeline/list"})
+        yield call
+
+
+async def assistant_agent(call: Callable[[dict[str, Any]], Awaitable[Any]], entry_id: str) -> str:
+    """The conversation entity of an assistant entry."""
+    entities = await call({"type": "config/entity_registry/list"})
+    agent = next(
+        (
+            e["entity_id"]
+            for e in entities
+            if e["config_entry_id"] == entry_id and e["entity_id"].startswith("conversation.")
+        ),
+        None,
+    )
+    if agent is None:
+        sys.exit("the assistant entry has no conversation entity")
+    return str(agent)
+
+
+async def make_default_agent(url: str, token: str, entry_id: str) -> str:
+    """The assistant's conversation entity becomes the preferred pipeline's agent."""
+    async with websocket(url, token) as call:
+        agent = await assistant_agent(call, entry_id)
+        listed = await call({"type": "assist_pipeline/pipeline/list"})
         preferred = next(p for p in listed["pipelines"] if p["id"] == listed["preferred_pipeline"])
         if preferred["conversation_engine"] != agent:
             update = {k: v for k, v in preferred.items() if k != "id"}
             update["conversation_engine"] = agent
             update["prefer_local_intents"] = False
             await call(
-                3,
                 {
                     "type": "assist_pipeline/pipeline/update",
                     "pipeline_id": preferred["id"],
                     **update,
-                },
+                }
             )
-        return str(agent)
+        return agent
 
 
 DASHBOARD_PATH = "linn-dev"
@@ -242,12 +266,8 @@ DASHBOARD = {
 
 async def websocket_setup(url: str, token: str) -> str:
     """Show the player on the default dashboard; return a long-lived token."""
-    async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/api/websocket") as ws:
-        await ws.receive_json()
-        await ws.send_json({"type": "auth", "access_token": token})
-        if (auth := await ws.receive_json()).get("type") != "auth_ok":
-            sys.exit(f"websocket authentication failed: {auth}")
-        requests: list[dict[str, Any]] = [
+    async with websocket(url, token) as call:
+        await call(
             {
                 "type": "lovelace/dashboards/create",
                 "url_path": DASHBOARD_PATH,
@@ -256,26 +276,15 @@ async def websocket_setup(url: str, token: str) -> str:
                 "show_in_sidebar": True,
                 "require_admin": False,
                 "mode": "storage",
-            },
-            {"type": "lovelace/config/save", "url_path": DASHBOARD_PATH, "config": DASHBOARD},
-        ]
-        for number, request in enumerate(requests, start=1):
-            await ws.send_json({"id": number, **request})
-            answer = await ws.receive_json()
-            if not answer.get("success"):
-                sys.exit(f"{request['type']} failed: {answer}")
-        await ws.send_json(
-            {
-                "id": 9,
-                "type": "auth/long_lived_access_token",
-                "client_name": "develop",
-                "lifespan": 3650,
             }
         )
-        answer = await ws.receive_json()
-        if not answer.get("success"):
-            sys.exit(f"creating a long-lived access token failed: {answer}")
-        return str(answer["result"])
+        await call(
+            {"type": "lovelace/config/save", "url_path": DASHBOARD_PATH, "config": DASHBOARD}
+        )
+        long_lived = await call(
+            {"type": "auth/long_lived_access_token", "client_name": "develop", "lifespan": 3650}
+        )
+        return str(long_lived)
 
 
 async def main() -> None:

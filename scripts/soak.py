@@ -38,6 +38,7 @@ import tracemalloc
 from typing import Any
 
 from homeassistant.components.media_player import (
+    ATTR_MEDIA_TITLE,
     ATTR_MEDIA_VOLUME_LEVEL,
     ATTR_MEDIA_VOLUME_MUTED,
     DOMAIN as MP_DOMAIN,
@@ -51,10 +52,15 @@ from custom_components.linn.guard import Guard
 from custom_components.linn.guard.decisions import Outcome
 from linn_emulator import LinnEmulator
 
-BREAKING = ("drop", "half_open", "reboot", "session_limit", "oversized")
-"""Faults that end the LPEC session: the entity must go unavailable, then come back."""
-HARMLESS = ("malformed",)
-"""Faults the session rides out: the entity must stay available."""
+BREAKING = ("drop", "half_open", "reboot", "session_limit", "oversized", "byebye")
+"""Faults that end the LPEC session: the entity must go unavailable, then come back.
+`byebye` is the device disabled as ohNet does it: BYEBYE alone, the session left open
+with the device gone from it, ALIVE only on new sessions once it is enabled again."""
+HARMLESS = ("malformed", "multiline_burst", "ampersand_flood")
+"""Faults the session rides out: the entity must stay available. `multiline_burst` is a
+burst of now-playing changes whose DIDL-Lite spans lines (raw line breaks, as ohNet writes
+them); `ampersand_flood` a burst of Metatext with bare `&` in it (ohPipeline's Icy
+parser). After either, the entity must show the last of the burst."""
 EITHER = ("slow",)
 """Responses at half the action timeout: a command queued behind others can run out of
 time in flight, and the connection then resynchronises by reconnecting (by design: a late
@@ -164,6 +170,8 @@ class SoakReport:
     outcomes: Counter[str] = field(default_factory=Counter)
     detect_s: list[float] = field(default_factory=list)
     recover_s: list[float] = field(default_factory=list)
+    recover_by_fault: dict[str, list[float]] = field(default_factory=dict)
+    """recover_s again, by the fault that ended."""
     lag_s: list[float] = field(default_factory=list)
     memory: list[tuple[float, int]] = field(default_factory=list)
     """(seconds since start, traced bytes without the harness) from sample_memory()."""
@@ -368,6 +376,7 @@ class Soak:
         self._ends.reasons.clear()  # the previous rounds'
         began = time.perf_counter()
         reboot: asyncio.Task[None] | None = None
+        expected_title: tuple[Callable[[], bool], str] | None = None
         match fault:
             case "drop":
                 faults.drop_connections()
@@ -386,6 +395,12 @@ class Soak:
                 faults.send_oversized(2 * 1024 * 1024)
             case "malformed":
                 faults.send_raw(rng.choice(_MALFORMED))
+            case "byebye":
+                faults.disable()
+            case "multiline_burst":
+                expected_title = self._multiline_burst()
+            case "ampersand_flood":
+                expected_title = self._ampersand_flood()
             case "slow":
                 faults.response_delay = self.settings.slow_delay
         commands = [
@@ -415,11 +430,14 @@ class Soak:
         faults.half_open(False)
         faults.response_delay = 0.0
         faults.session_limit(False)
+        faults.enable()
         if reboot is not None:
             await reboot
         recovered_at = time.perf_counter()
         if await self._within(self.resynced, self.settings.recover_bound):
-            report.recover_s.append(time.perf_counter() - recovered_at)
+            recovered = time.perf_counter() - recovered_at
+            report.recover_s.append(recovered)
+            report.recover_by_fault.setdefault(fault, []).append(recovered)
         else:
             report.violations.append(
                 f"round {report.rounds}: not available and resynced "
@@ -441,6 +459,19 @@ class Soak:
         # Commands that landed after the recovery are shown too.
         if not await self._within(self.resynced, self.settings.recover_bound):
             report.violations.append(f"round {report.rounds}: state differs from the device")
+        if expected_title is not None:
+            still_current, title = expected_title
+            if not still_current():
+                report.outcomes[f"{fault}: the track changed, title not checked"] += 1
+            elif await self._within(
+                lambda: self._attribute(ATTR_MEDIA_TITLE) == title, self.settings.recover_bound
+            ):
+                report.outcomes[f"{fault}: the burst's last title shown"] += 1
+            else:
+                report.violations.append(
+                    f"round {report.rounds}: after {fault} the title is "
+                    f"{self._attribute(ATTR_MEDIA_TITLE)!r}, not {title!r}"
+                )
         self._check_audit(audit_before, called)
         self._sample()
 
@@ -477,6 +508,36 @@ class Soak:
             f" [session ends: {ends or 'none'}; loop lag since the fault:"
             f" {sum(lags):.2f} s in all, {max(lags, default=0.0):.2f} s at most]"
         )
+
+    def _attribute(self, name: str) -> Any:
+        state = self.hass.states.get(self.entity_id)
+        return None if state is None else state.attributes.get(name)
+
+    def _multiline_burst(self) -> tuple[Callable[[], bool], str]:
+        """Now-playing changes whose DIDL-Lite spans lines; returns the check of the last."""
+        panel, state = self.emulator.panel, self.emulator.state
+        title = ""
+        panel.set_metatext("")  # the title shows, not an earlier flood's Metatext
+        for index in range(BURST):
+            title = f"Burst {self.report.rounds}.{index}\nline two"
+            panel.set_metadata(title=title, artist="Line\r\nbreaks", album="A\nB")
+        last = state.metadata_override
+        return (lambda: state.metadata_override is last and state.metatext_override == ""), title
+
+    def _ampersand_flood(self) -> tuple[Callable[[], bool], str]:
+        """Metatext with bare ampersands (the Icy StreamTitle, unescaped); the last's check."""
+        panel, state = self.emulator.panel, self.emulator.state
+        text = ""
+        title = ""
+        for index in range(BURST):
+            title = f"Tom & Jerry & Co {self.report.rounds}.{index}"
+            text = (
+                "<DIDL-Lite xmlns:dc='http://purl.org/dc/elements/1.1/' "
+                "xmlns='urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/'><item><dc:title>"
+                f"{title}</dc:title><upnp:class>object.item</upnp:class></item></DIDL-Lite>"
+            )
+            panel.set_metatext(text)
+        return (lambda: state.metatext_override == text), title
 
     def _panel_change(self) -> None:
         device = self.emulator.state
@@ -596,6 +657,8 @@ class Soak:
 
 
 _SESSION_LOGGER = "custom_components.linn.lpec.session"
+BURST = 20
+"""Changes per multi-line burst and per ampersand flood."""
 
 _MALFORMED = (
     b'EVENT 99 "unterminated\r\n',

@@ -4,9 +4,13 @@
 package that would otherwise shadow ours (README.md, Development > Testing notes).
 """
 
+from collections.abc import Iterator
+import logging
+
 import pytest
 
 import custom_components  # noqa: F401
+from tests.deprecations import is_report_about_us
 
 
 @pytest.fixture(autouse=True)
@@ -22,3 +26,32 @@ def auto_enable_custom_integrations(request: pytest.FixtureRequest) -> None:
     """Let Home Assistant load custom_components/linn in every test that starts one."""
     if "hass" in request.fixturenames:
         request.getfixturevalue("enable_custom_integrations")
+
+
+class _ReportsAboutUs(logging.Handler):
+    """Collects Home Assistant's deprecation and usage reports about the integration."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.found: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if is_report_about_us(message):
+            self.found.append(f"[{record.name}] {message}")
+
+
+@pytest.fixture(autouse=True)
+def _no_deprecation_reports_about_us() -> Iterator[None]:
+    """Home Assistant logs (not warns) when we use a deprecated API: that fails the test."""
+    handler = _ReportsAboutUs()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+    if handler.found:
+        pytest.fail(
+            "Home Assistant reported our use of a deprecated API:\n" + "\n".join(handler.found)
+        )

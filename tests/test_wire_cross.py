@@ -21,6 +21,7 @@ from custom_components.linn.lpec.codec import (
     format_unsubscribe,
     parse_device_line,
 )
+from custom_components.linn.lpec.framing import MessageFramer
 from linn_emulator.wire import (
     ActionRequest,
     SubscribeRequest,
@@ -59,9 +60,35 @@ def test_client_reads_the_emulators_responses(values: list[str]) -> None:
     assert parse_device_line(response_line(values) + "\r\n") == Response(tuple(values))
 
 
-@given(st.integers(min_value=100, max_value=999), TEXT)
+def _framed(text: str) -> list[str]:
+    return [message for message in MessageFramer().feed(text.encode()) if message]
+
+
+def _as_lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+@given(ID, st.integers(min_value=0, max_value=2**32 - 1), st.dictionaries(NAME, TEXT, max_size=6))
+def test_client_frames_the_emulators_multiline_events(
+    sid: int, seq: int, variables: dict[str, str]
+) -> None:
+    """As ohNet writes them: line breaks raw inside values (read back as LF)."""
+    (message,) = _framed(event_line(sid, seq, variables, raw_line_breaks=True) + "\r\n")
+    expected = {name: _as_lf(value) for name, value in variables.items()}
+    assert parse_device_line(message) == Event(sid, seq, expected)
+
+
+@given(st.lists(TEXT, max_size=5))
+def test_client_frames_the_emulators_multiline_responses(values: list[str]) -> None:
+    (message,) = _framed(response_line(values, raw_line_breaks=True) + "\r\n")
+    assert parse_device_line(message) == Response(tuple(_as_lf(value) for value in values))
+
+
+@given(st.integers(min_value=100, max_value=999), TEXT.filter(lambda t: not {"\r", "\n"} & set(t)))
 def test_client_reads_the_emulators_errors(code: int, description: str) -> None:
-    assert parse_device_line(error_line(code, description) + "\r\n") == Error(code, description)
+    """ERROR text is raw (ohNet): read back exactly, quotes and ampersands included."""
+    (message,) = _framed(error_line(code, description, raw=True) + "\r\n")
+    assert parse_device_line(message) == Error(code, description)
 
 
 @given(DEVICE, UDN, ID)

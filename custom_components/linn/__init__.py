@@ -18,6 +18,7 @@ from .agent.setup import async_setup_assistant_entry, async_unload_assistant_ent
 from .approvals import async_setup_guarded_tools
 from .const import (
     ACTION_TIMEOUT,
+    CONF_SERVICE_VERSIONS,
     CONNECT_TIMEOUT,
     DOMAIN,
     KEEPALIVE_INTERVAL,
@@ -73,6 +74,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         keepalive_interval=KEEPALIVE_INTERVAL,
         keepalive_timeout=ACTION_TIMEOUT,
         reconnect_max=RECONNECT_MAX,
+        declared_versions=entry.data.get(CONF_SERVICE_VERSIONS),
         settle_timeout=SETTLE_TIMEOUT,
     )
     try:

@@ -22,9 +22,16 @@ import probatio
 
 from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
 from .agent.const import is_assistant_data
-from .const import CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN, SETTLE_TIMEOUT
+from .const import (
+    CONF_SERVICE_VERSIONS,
+    CONNECT_TIMEOUT,
+    DEFAULT_PORT,
+    DOMAIN,
+    SETTLE_TIMEOUT,
+)
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
+from .service_versions import declared_versions
 from .udn import normalize_udn
 
 _LOGGER = logging.getLogger(__name__)
@@ -98,6 +105,7 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
         self._host: str | None = None
         self._port: int = DEFAULT_PORT
         self._identity: DeviceIdentity | None = None
+        self._versions: dict[str, int] = {}
 
     async def _async_try(
         self, user_input: dict[str, Any], errors: dict[str, str]
@@ -153,7 +161,11 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
         if not udn or not host:
             return self.async_abort(reason="not_linn_device")
         await self.async_set_unique_id(normalize_udn(udn))
-        self._abort_if_unique_id_configured(updates={CONF_HOST: host})
+        versions = declared_versions(discovery_info.upnp)
+        updates: dict[str, Any] = {CONF_HOST: host}
+        if versions:  # the device's own word, newer than what the entry has
+            updates[CONF_SERVICE_VERSIONS] = versions
+        self._abort_if_unique_id_configured(updates=updates)
         try:
             identity = await async_identify(host, DEFAULT_PORT)
         except LpecError:
@@ -162,6 +174,7 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
         if identity.udn != self.unique_id:
             return self.async_abort(reason="not_linn_device")
         self._host, self._port, self._identity = host, DEFAULT_PORT, identity
+        self._versions = versions
         name = discovery_info.upnp.get(ATTR_UPNP_FRIENDLY_NAME) or identity.room
         model = discovery_info.upnp.get(ATTR_UPNP_MODEL_NAME) or identity.model
         self.context["title_placeholders"] = {"name": str(name)}
@@ -175,9 +188,10 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
         assert self._identity is not None
         assert self._host is not None
         if user_input is not None:
-            return self.async_create_entry(
-                title=self._identity.room, data={CONF_HOST: self._host, CONF_PORT: self._port}
-            )
+            data: dict[str, Any] = {CONF_HOST: self._host, CONF_PORT: self._port}
+            if self._versions:
+                data[CONF_SERVICE_VERSIONS] = self._versions
+            return self.async_create_entry(title=self._identity.room, data=data)
         self._set_confirm_only()
         return self.async_show_form(
             step_id="confirm",

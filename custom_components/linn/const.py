@@ -6,14 +6,17 @@ DOMAIN: Final = "linn"
 MANUFACTURER: Final = "Linn"
 
 DEFAULT_PORT: Final = 23
+CONF_SERVICE_VERSIONS: Final = "service_versions"
+"""Entry data: the OpenHome service versions the device declared at discovery."""
 CONNECT_TIMEOUT: Final = 10.0
 """Seconds to open the LPEC session and receive the full state."""
 ACTION_TIMEOUT: Final = 5.0
 """Seconds a command may take before it fails (it never hangs)."""
 KEEPALIVE_INTERVAL: Final = 30.0
 """Idle seconds before a keepalive action checks for a half-open connection."""
-RECONNECT_MAX: Final = 30.0
-"""Longest wait between reconnection attempts (exponential backoff with jitter)."""
+RECONNECT_MAX: Final = 4.0
+"""Longest wait between reconnection attempts (exponential backoff with jitter): short
+enough that a device back from a reboot is in use again within 5 s."""
 SETTLE_TIMEOUT: Final = 0.2
 """Seconds a new session waits for the spurious ERROR its workaround blank line may provoke."""
 

@@ -65,11 +65,11 @@ CAPABILITY_FEATURES: dict[Capability, Feature] = {
 }
 PLAYBACK_STATES: dict[PlaybackState, MediaPlayerState] = {
     PlaybackState.PLAYING: MediaPlayerState.PLAYING,
-    PlaybackState.BUFFERING: MediaPlayerState.PLAYING,
+    PlaybackState.BUFFERING: MediaPlayerState.BUFFERING,
     PlaybackState.PAUSED: MediaPlayerState.PAUSED,
     PlaybackState.STOPPED: MediaPlayerState.IDLE,
-    PlaybackState.EOS: MediaPlayerState.IDLE,
-    PlaybackState.WAITING: MediaPlayerState.IDLE,
+    PlaybackState.EOS: MediaPlayerState.IDLE,  # not in Transport:1 (ohPipeline); read leniently
+    PlaybackState.WAITING: MediaPlayerState.IDLE,  # e.g. Songcast waiting for its sender
 }
 POSITION_JUMP_SECONDS = 1.5
 """A Time event further than this from the extrapolated position is a seek."""

@@ -1,4 +1,11 @@
-"""Product:4: identity, standby and sources."""
+"""Product:4 (or an older version): identity, standby and sources.
+
+Which actions each version has follows the service XML (ohNet `Product1.xml`, ohPipeline
+`Product2-4.xml`): SetSourceBySystemName from 2, StandbyTransitioning from 3,
+GetImageUri and ProductImageHiresUri from 4. ohNet looks an action up by name on the
+service the device implements, so an older device answers a newer action with
+501 "Action not implemented".
+"""
 
 from __future__ import annotations
 
@@ -53,16 +60,20 @@ class ProductService(EmulatedService):
             outputs=("Room", "Name", "Info", "Url", "ImageUri", "ImageHiresUri"),
         )
         self.getter("Standby", "Value", "Standby")
-        self.getter("StandbyTransitioning", "Value", "StandbyTransitioning")
+        if self.version >= 3:
+            self.getter("StandbyTransitioning", "Value", "StandbyTransitioning")
         self.add("SetStandby", self._set_standby, [("Value", ArgType.BOOL)])
         self.getter("SourceCount", "Value", "SourceCount")
         self.getter("SourceXml", "Value", "SourceXml")
         self.getter("SourceIndex", "Value", "SourceIndex")
         self.add("SetSourceIndex", self._set_source_index, [("Value", ArgType.UINT)])
         self.add("SetSourceIndexByName", self._set_source_by_name, [("Value", ArgType.STRING)])
-        self.add(
-            "SetSourceBySystemName", self._set_source_by_system_name, [("Value", ArgType.STRING)]
-        )
+        if self.version >= 2:
+            self.add(
+                "SetSourceBySystemName",
+                self._set_source_by_system_name,
+                [("Value", ArgType.STRING)],
+            )
         self.add(
             "Source",
             self._source,
@@ -75,12 +86,13 @@ class ProductService(EmulatedService):
             lambda _a: [str(self.state.source_xml_change_count)],
             outputs=("Value",),
         )
-        self.add(
-            "GetImageUri",
-            lambda _a: [PRODUCT_IMAGE],
-            [("Resolution", ArgType.STRING)],
-            ("ImageUri",),
-        )
+        if self.version >= 4:
+            self.add(
+                "GetImageUri",
+                lambda _a: [PRODUCT_IMAGE],
+                [("Resolution", ArgType.STRING)],
+                ("ImageUri",),
+            )
 
     def _set_standby(self, args: Args) -> list[str]:
         self.device.set_standby(args.bool("Value"))
@@ -130,7 +142,7 @@ class ProductService(EmulatedService):
         """Every evented variable."""
         state = self.state
         model_slug = state.model.lower().replace(" ", "-")
-        return {
+        variables = {
             "ManufacturerName": state.manufacturer,
             "ManufacturerInfo": "Linn Products Ltd.",
             "ManufacturerUrl": "https://www.linn.co.uk",
@@ -152,3 +164,20 @@ class ProductService(EmulatedService):
             "SourceXml": self.source_xml(),
             "Attributes": self.attributes(),
         }
+        if self.version < 4:
+            del variables["ProductImageHiresUri"]
+        if self.version < 3:
+            del variables["StandbyTransitioning"]
+        return variables
+
+
+def product_service(version: int) -> type[ProductService]:
+    """ProductService implementing Product:`version` (1-4)."""
+    if not 1 <= version <= ProductService.version:
+        raise ValueError(f"Product version {version} is not 1-{ProductService.version}")
+    if version == ProductService.version:
+        return ProductService
+    older: type[ProductService] = type(
+        f"ProductService{version}", (ProductService,), {"version": version}
+    )
+    return older

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape as xml_escape
+
 from ..model import SourceType
+from ..quirks import Quirk
 from .base import Args, ArgType, EmulatedService
 from .playlist import id_array, parse_id_list, track_list
 
+RADIO_SLOTS = 100
+"""ohPipeline PresetDatabase::kMaxPresets: Radio IdArray always has this many slots."""
 RADIO_PROTOCOL_INFO = (
     "http-get:*:audio/x-flac:*,http-get:*:audio/mpeg:*,http-get:*:audio/aac:*,"
     "http-get:*:audio/x-mpegurl:*,http-get:*:audio/x-scpls:*,http-get:*:application/ogg:*"
@@ -75,7 +80,20 @@ class RadioService(EmulatedService):
             for i in parse_id_list(args.str("IdList"))
             if i in by_id
         ]
+        if Quirk.RADIO_SLOTS in self.state.quirks:
+            # ProviderRadio::ReadList: Id and Metadata only; the stream is the DIDL <res>.
+            entries = "".join(
+                f"<Entry><Id>{i}</Id><Metadata>{xml_escape(didl)}</Metadata></Entry>"
+                for i, _uri, didl in found
+            )
+            return [f"<ChannelList>{entries}</ChannelList>"]
         return [track_list(found).replace("TrackList>", "ChannelList>")]
+
+    def _id_array(self) -> str:
+        ids = [c.id for c in self.state.radio_channels]
+        if Quirk.RADIO_SLOTS in self.state.quirks:
+            ids = (ids + [0] * RADIO_SLOTS)[:RADIO_SLOTS]
+        return id_array(ids)
 
     def variables(self) -> dict[str, str]:
         """Every evented variable."""
@@ -86,7 +104,7 @@ class RadioService(EmulatedService):
             "Metadata": s.radio_metadata,
             "TransportState": str(transport),
             "Id": str(s.radio_id),
-            "IdArray": id_array([c.id for c in s.radio_channels]),
+            "IdArray": self._id_array(),
             "ChannelsMax": str(s.channels_max),
             "ProtocolInfo": RADIO_PROTOCOL_INFO,
         }

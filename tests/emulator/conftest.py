@@ -19,16 +19,23 @@ from custom_components.linn.lpec.codec import (
     format_subscribe,
     parse_device_line,
 )
+from custom_components.linn.lpec.framing import MessageReader
 from linn_emulator import LinnEmulator
 
 TIMEOUT = 2.0
 
 
 class Client:
-    """A minimal LPEC client for tests: raw lines in, parsed messages out."""
+    """A minimal LPEC client for tests: raw lines or messages framed by quotes in, parsed out.
+
+    `line()`/`raw_line()` read the stream line by line; `message()` and everything built on
+    it frame messages by quotes (a value may span lines). Do not mix them while framed
+    bytes are still buffered.
+    """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
+        self.messages = MessageReader(reader, 4 * 1024 * 1024)
         self.writer = writer
         self.events: list[Event] = []
         self.other: list[DeviceMessage] = []
@@ -51,6 +58,7 @@ class Client:
         await self.writer.drain()
 
     async def raw_line(self, wait: float = TIMEOUT) -> bytes:
+        assert not self.messages.buffered, "framed bytes are buffered: use message()"
         data = await asyncio.wait_for(self.reader.readline(), wait)
         if not data:
             raise EOFError
@@ -61,9 +69,16 @@ class Client:
         assert data.endswith(b"\r\n"), data
         return data.decode()
 
+    async def raw_message(self, wait: float = TIMEOUT) -> str:
+        """The next message as framed (escaping intact, line breaks in values as LF)."""
+        text = await asyncio.wait_for(self.messages.read(), wait)
+        if text is None:
+            raise EOFError
+        return text
+
     async def message(self, wait: float = TIMEOUT) -> DeviceMessage:
         while True:
-            message = parse_device_line(await self.line(wait))
+            message = parse_device_line(await self.raw_message(wait))
             if message is not None:
                 return message
 
@@ -123,7 +138,7 @@ class Client:
     async def silent(self, duration: float = 0.2) -> None:
         """Assert nothing arrives for `duration`."""
         with pytest.raises(TimeoutError):
-            await asyncio.wait_for(self.reader.readline(), duration)
+            await asyncio.wait_for(self.messages.read(), duration)
 
     async def closed(self, wait: float = TIMEOUT) -> None:
         """Assert the device closes the connection (after any lines still queued)."""

@@ -49,7 +49,7 @@ async def test_uris_point_at_the_server_and_are_served() -> None:
             client = await Client.connect(emu.port)
             try:
                 _, info = await client.subscribe("Ds/Info")
-                pins = await client.action("Ds/Pins", "ReadList", "[1,5]")
+                pins = await client.action("Ds/Pins", "ReadList", "[1,0]")
             finally:
                 await client.close()
         art = re.search(r"albumArtURI>([^<]+)<", info["Metadata"])

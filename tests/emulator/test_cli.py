@@ -7,6 +7,8 @@ import signal
 import sys
 
 from custom_components.linn.lpec.codec import Alive, parse_device_line
+from linn_emulator.__main__ import parse_args
+from linn_emulator.quirks import DOCUMENTED, OHNET, Quirk
 
 
 async def test_cli_runs_two_devices_and_stops_on_sigint() -> None:
@@ -45,3 +47,12 @@ async def test_cli_runs_two_devices_and_stops_on_sigint() -> None:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+def test_quirks_option_takes_a_mode_or_a_list() -> None:
+    assert parse_args([]).quirks == OHNET
+    assert parse_args(["--quirks", "documented"]).quirks == DOCUMENTED
+    assert parse_args(["--quirks", "byebye_only, raw_error_text"]).quirks == {
+        Quirk.BYEBYE_ONLY,
+        Quirk.RAW_ERROR_TEXT,
+    }

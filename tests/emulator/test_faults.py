@@ -90,7 +90,7 @@ async def test_response_delay(emu: LinnEmulator, connect: Connect) -> None:
     assert await client.reply() == Response(())
     assert time.monotonic() - start >= 0.3
     error = await client.error("ACTION Ds/Product 4 Nope")
-    assert error.code == 109
+    assert error.code == 501
 
 
 async def test_reboot(emu: LinnEmulator, connect: Connect) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import struct
 
 from custom_components.linn.lpec.codec import Response
 from linn_emulator import LinnEmulator, PlaybackState
@@ -171,15 +173,22 @@ async def test_radio(emu: LinnEmulator, connect: Connect) -> None:
     await client.event(radio, lambda v: v.get("Id") == "3")
     await client.event(radio, lambda v: v.get("TransportState") == "Playing")
     now = await client.event(info, lambda v: "Metatext" in v)
-    assert now.variables["Metatext"] == 'Café Tacvba - "La ingrata"'
+    # ohPipeline's Icy parser: the StreamTitle inside <dc:title>, not escaped.
+    assert '<dc:title>Café Tacvba - "La ingrata"</dc:title>' in now.variables["Metatext"]
+    assert now.variables["Metatext"].startswith("<DIDL-Lite ")
     assert "<dc:title>FIP</dc:title>" in now.variables["Metadata"]
     assert (await client.error("ACTION Ds/Transport 1 SkipNext")).code == 806
     channel = "<DIDL-Lite><item><dc:title>Home Assistant</dc:title></item></DIDL-Lite>"
     await client.action("Ds/Radio", "SetChannel", "http://ha.local/tts.mp3", channel)
     assert emu.state.radio_id == 0
     assert (await client.action("Ds/Info", "Track")).values == ("http://ha.local/tts.mp3", channel)
-    listing = await client.action("Ds/Radio", "ReadList", "1 2")
-    assert listing.values[0].startswith("<ChannelList><Entry><Id>1</Id>")
+    listing = await client.action("Ds/Radio", "ReadList", "1 0 77 2")
+    assert listing.values[0].startswith("<ChannelList>\n<Entry>\n<Id>1</Id>\n<Metadata>")
+    assert listing.values[0].count("<Entry>") == 2  # unknown ids are skipped
+    assert "<Uri>" not in listing.values[0]
+    ids = base64.b64decode(state["IdArray"])
+    assert len(ids) == 100 * 4  # always 100 slots, 0 for an empty one
+    assert struct.unpack(">100I", ids)[:5] == (1, 2, 3, 4, 0)
     await client.action("Ds/Radio", "Stop")
     assert emu.state.transport_state is PlaybackState.STOPPED
 
@@ -187,10 +196,10 @@ async def test_radio(emu: LinnEmulator, connect: Connect) -> None:
 async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     client = await connect()
     _, pins = await client.subscribe("Ds/Pins")
-    assert pins["IdArray"] == "[1,2,3,4,5,6]"
+    assert pins["IdArray"] == "[1,2,3,4,0,0]"  # one id per slot, 0 for an empty one
     assert pins["DeviceMax"] == "6"
-    listing = json.loads((await client.action("Ds/Pins", "ReadList", "[1, 3, 5]")).values[0])
-    assert [p["id"] for p in listing] == [1, 3, 5]
+    listing = json.loads((await client.action("Ds/Pins", "ReadList", "[1, 3, 0, 5]")).values[0])
+    assert [p["id"] for p in listing] == [1, 3, 0]  # an unknown id is skipped
     assert set(listing[0]) == {
         "id",
         "mode",
@@ -203,6 +212,7 @@ async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     }
     assert listing[0]["title"] == "BBC Radio 3"
     assert listing[2]["mode"] == ""
+    assert (await client.error('ACTION Ds/Pins 1 InvokeId "0"')).code == 803
     await client.action("Ds/Pins", "InvokeId", "1")
     assert emu.state.source.system_name == "Radio"
     assert emu.state.radio_id == 1

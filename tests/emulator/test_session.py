@@ -156,7 +156,7 @@ async def test_pipelined_actions_answered_in_order(emu: LinnEmulator, connect: C
     )
     assert await client.reply() == Response(())
     assert await client.reply() == Response(("10",))
-    assert (await client.reply()) == Error(109, "Method not supported")
+    assert (await client.reply()) == Error(501, "Action not implemented")
     assert await client.reply() == Response(("0",))
     assert [a.action for a in emu.actions] == ["SetVolume", "Volume", "Nope", "SourceIndex"]
 

@@ -253,7 +253,11 @@ class FakeAnthropic:
         return recorded
 
     def _authorized(self, request: web.Request) -> bool:
-        return request.headers.get("x-api-key") in self.api_keys
+        """The key as `x-api-key` (SDK < 2) or as a bearer token (what SDK 2.x sends)."""
+        if request.headers.get("x-api-key") in self.api_keys:
+            return True
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        return scheme.lower() == "bearer" and token in self.api_keys
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         await self._record(request)

@@ -271,3 +271,16 @@ async def test_plain_http_clients_see_the_same_api(
         response = await http.get(f"{fake.base_url}/v1/models", headers={"x-api-key": KEY})
     assert response.status_code == 200
     assert response.json()["data"][0]["type"] == "model"
+
+
+async def test_the_key_may_come_as_a_bearer_token(fake: FakeAnthropic) -> None:
+    """anthropic SDK 2.x (Home Assistant 2026.11 pins 2.3.0) sends the key that way."""
+    async with httpx.AsyncClient() as http:
+        right = await http.get(
+            f"{fake.base_url}/v1/models", headers={"authorization": f"Bearer {KEY}"}
+        )
+        wrong = await http.get(
+            f"{fake.base_url}/v1/models", headers={"authorization": "Bearer sk-ant-other"}
+        )
+    assert right.status_code == 200
+    assert wrong.status_code == 401

@@ -1,7 +1,9 @@
 """The short fault soak (bounded, about 15-30 s): scripts/soak.py's rounds in a real HA.
 
 Random emulator faults (dropped connections, half-open sockets, malformed and oversized
-lines, slow responses, reboots, session-limit refusals) while HA actions and guarded tools
+lines, slow responses, reboots, session-limit refusals, and as Linn firmware does them: BYEBYE
+alone, bursts of metadata spanning lines, Metatext with bare ampersands) while HA actions
+and guarded tools
 through the Assist API run at random. Every command completes or raises within its bound;
 the entity is unavailable within 5 s of a breaking fault and available, resynced, within
 5 s of its end (each extended by the event loop's measured lag: on a loaded machine the loop
@@ -113,6 +115,8 @@ async def test_random_faults_while_actions_and_tools_run(
     assert len(report.recover_s) == ROUNDS
     assert report.outcomes["action completed"] > 0
     assert report.outcomes["tool allowed"] > 0
+    assert report.outcomes["multiline_burst: the burst's last title shown"] > 0, report.outcomes
+    assert report.outcomes["ampersand_flood: the burst's last title shown"] > 0, report.outcomes
     assert report.tool_calls == report.audit_records > 0
     assert max(n for _t, n in report.tasks[WARMUP:]) <= tasks_after_warmup + TASK_SLACK, (
         tasks_after_warmup,

@@ -32,7 +32,7 @@ async def test_connect_gives_full_state(emu: LinnEmulator, device: LinnDevice) -
     assert state.volume.volume == emu.state.volume
     assert state.volume.volume_limit == emu.state.volume_limit
     assert state.volume.volume_max == emu.state.volume_max
-    assert state.pins.ids == tuple(pin.id for pin in emu.state.pins)
+    assert state.pins.ids == tuple(pin.id for pin in emu.state.pins if not pin.empty)
     assert state.radio.ids == tuple(channel.id for channel in emu.state.radio_channels)
     assert state.playlist.ids == tuple(entry.id for entry in emu.state.playlist)
     assert state.product.model == emu.state.model

@@ -14,11 +14,8 @@ from custom_components.linn.lpec import (
     LpecTimeoutError,
 )
 from custom_components.linn.lpec.codec import Event, Response, format_action
-from custom_components.linn.lpec.connection import (
-    MAX_LINE_BYTES,
-    CommandNotSentError,
-    LpecConnection,
-)
+from custom_components.linn.lpec.connection import CommandNotSentError, LpecConnection
+from custom_components.linn.lpec.framing import MAX_MESSAGE_BYTES
 from linn_emulator import LinnEmulator
 from tests.helpers import wait_for
 from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer
@@ -86,7 +83,7 @@ async def test_noise_before_alive_is_skipped() -> None:
     [
         (b"", "close", "closed the connection before ALIVE"),
         (b"ALIVE MediaRenderer x\r\n", "reset", "connection lost while waiting for ALIVE"),
-        (b"x" * (MAX_LINE_BYTES + 10), None, "oversized line while waiting for ALIVE"),
+        (b"x" * (MAX_MESSAGE_BYTES + 10), None, "oversized message while waiting for ALIVE"),
     ],
     ids=["eof", "reset", "oversized"],
 )

@@ -267,14 +267,16 @@ class AssistantTurn:
         return stop_reason
 
     async def _async_stream_with_retry(self, request: dict[str, Any]) -> str | None:
-        client = self.runtime.client.with_options(timeout=self.runtime.model_timeout)
+        # A per-request timeout, not client.with_options(): anthropic SDK 0.125.0 reads its
+        # profile file there, a blocking call in the event loop.
+        messages, timeout = self.runtime.client.messages, self.runtime.model_timeout
         try:
-            stream = await client.messages.create(**request, stream=True)
+            stream = await messages.create(**request, stream=True, timeout=timeout)
         except RETRIED as err:
             delay = _retry_delay(err)
             _LOGGER.info("Model call failed (%s); one retry in %.1f s", err.status_code, delay)
             await asyncio.sleep(delay)
-            stream = await client.messages.create(**request, stream=True)
+            stream = await messages.create(**request, stream=True, timeout=timeout)
         deltas = DeltaStream(stream, self.model)
         try:
             async with stream:

@@ -10,9 +10,10 @@ A small asyncio library with no Home Assistant imports: the integration adapts i
     await device.set_volume(40)         # returns the value sent (clamped to VolumeLimit)
     await device.close()
 
-Layers, bottom up: `codec` (lines), `connection` (one TCP connection, one command
-in flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model`
-(state from events), `device` (commands). Every command completes or raises an
+Layers, bottom up: `framing` (messages framed by quotes: values may span lines),
+`codec` (one message's grammar), `connection` (one TCP connection, one command in
+flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model` (state
+from events), `device` (commands). Every command completes or raises an
 `LpecError`; none waits longer than its timeout.
 """
 

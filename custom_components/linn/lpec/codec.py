@@ -1,9 +1,11 @@
-"""LPEC line grammar, the client's half: build control-point lines, parse device lines.
+"""LPEC grammar, the client's half: build control-point lines, parse device messages.
 
 The client builds ACTION, SUBSCRIBE and UNSUBSCRIBE lines and parses what a device
-sends (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT, ERROR). Keywords match
-case-insensitively. Every argument is XML-escaped and double-quoted; carriage returns
-and line feeds are escaped too, so any string survives a round trip. The emulator has
+sends (ALIVE, BYEBYE, RESPONSE, SUBSCRIBE, UNSUBSCRIBE, EVENT, ERROR), one message at a
+time as `framing` cuts them (a quoted value may hold line breaks). Keywords match
+case-insensitively. Every argument the client sends is XML-escaped and double-quoted,
+carriage returns and line feeds too (the firmware reads a request up to its LF). ERROR
+descriptions are read raw: the firmware writes them unescaped, quotes and all. The emulator has
 its own, independent implementation of the device's half (linn_emulator/wire.py).
 """
 
@@ -186,8 +188,27 @@ def _expect(tokens: list[Token], count: int, keyword: str) -> None:
         raise LpecProtocolError(f"{keyword} takes {count - 1} fields, got {len(tokens) - 1}")
 
 
+_ERROR_RE = re.compile(r"[ \t]*ERROR[ \t]+([^ \t\r\n]*)[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _parse_error(match: re.Match[str]) -> Error:
+    """ERROR <code> "<description>": the firmware writes the text raw, quotes and all."""
+    code_text, text = match.group(1), match.group(2).rstrip("\r\n")
+    if not code_text:
+        raise LpecProtocolError("ERROR without a code")
+    try:
+        code = int(code_text)
+    except ValueError:
+        raise LpecProtocolError(f"error code is not a number: {code_text!r}") from None
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+        text = text[1:-1]
+    return Error(code, text)
+
+
 def parse_device_line(line: str) -> DeviceMessage | None:
-    """Parse a line sent by a device; None for a blank line."""
+    """Parse one message sent by a device; None for a blank one."""
+    if (error := _ERROR_RE.match(line)) is not None:
+        return _parse_error(error)
     tokens = tokenize(line)
     if not tokens:
         return None
@@ -208,11 +229,6 @@ def parse_device_line(line: str) -> DeviceMessage | None:
             return Unsubscribed(_int(args[0], "subscription id"))
         case "EVENT":
             return _parse_event(args)
-        case "ERROR":
-            if not args:
-                raise LpecProtocolError("ERROR without a code")
-            description = " ".join(token.value for token in args[1:])
-            return Error(_int(args[0], "error code"), description)
     raise LpecProtocolError(f"unknown keyword {tokens[0].value!r}")
 
 

@@ -1,4 +1,4 @@
-"""One LPEC TCP connection: line framing, the single command slot and message routing.
+"""One LPEC TCP connection: message framing, the single command slot and message routing.
 
 A connection never reconnects; when it dies it fails the command in flight and tells
 its listener once. `LpecSession` builds reconnection on top of it.
@@ -25,11 +25,10 @@ from .codec import (
     parse_device_line,
 )
 from .errors import LpecConnectionError, LpecError, LpecProtocolError, LpecTimeoutError
+from .framing import MAX_MESSAGE_BYTES, MessageReader, MessageTooLongError
 from .ratelimit import RateLimitedLog
 
 _LOGGER = logging.getLogger(__name__)
-
-MAX_LINE_BYTES = 1024 * 1024
 
 type Reply = Response | Subscribed | Error
 
@@ -45,7 +44,7 @@ class ConnectionListener(Protocol):
         """Handle a sub-device announcing itself after the connection opened."""
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Handle a sub-device going away (until it says ALIVE again)."""
+        """Handle a sub-device going away (it may never say ALIVE again here)."""
 
     def on_event(self, path: str, event: Event) -> None:
         """Handle an EVENT for the subscription to `path` (e.g. 'Ds/Product')."""
@@ -62,6 +61,8 @@ class _Command:
     expects: type[Response] | type[Subscribed]
     path: str | None
     future: asyncio.Future[Reply]
+    min_values: int = 0
+    """A RESPONSE with fewer values is not this command's reply (see replies.py)."""
 
 
 class LpecConnection:
@@ -75,7 +76,7 @@ class LpecConnection:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        reader: MessageReader,
         writer: asyncio.StreamWriter,
         listener: ConnectionListener,
         alive: dict[str, str],
@@ -102,9 +103,10 @@ class LpecConnection:
         cap accepts TCP but never says ALIVE).
         """
         try:
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE_BYTES)
+            stream, writer = await asyncio.open_connection(host, port)
         except OSError as err:
             raise LpecConnectionError(f"cannot connect to {host}:{port}: {err}") from err
+        reader = MessageReader(stream, MAX_MESSAGE_BYTES)
         try:
             alive = await _read_alive(reader)
             # Firmware answers the first command after ALIVE with a spurious ERROR.
@@ -140,6 +142,7 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         deadline: float,
         path: str | None = None,
+        min_values: int = 0,
     ) -> Reply:
         """Send one command line and return its reply (Error included, not raised).
 
@@ -153,7 +156,7 @@ class LpecConnection:
         except TimeoutError:
             raise LpecTimeoutError(f"{line!r} timed out waiting for the command slot") from None
         try:
-            return await self._send_and_wait(line, expects, path, deadline)
+            return await self._send_and_wait(line, expects, path, deadline, min_values)
         finally:
             self._lock.release()
 
@@ -163,12 +166,13 @@ class LpecConnection:
         expects: type[Response] | type[Subscribed],
         path: str | None,
         deadline: float,
+        min_values: int,
     ) -> Reply:
         if self._closed:
             raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
-        self._current = _Command(expects, path, future)
+        self._current = _Command(expects, path, future, min_values)
         try:
             self._writer.write(line.encode() + b"\r\n")
             done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
@@ -216,19 +220,21 @@ class LpecConnection:
         error: LpecConnectionError
         try:
             while True:
-                raw = await self._reader.readline()
-                if not raw:
+                message = await self._reader.read()
+                if message is None:
                     error = LpecConnectionError("connection closed by the device")
                     break
-                self._handle_line(raw.decode("utf-8", errors="replace"))
-        except asyncio.LimitOverrunError, ValueError:
-            error = LpecConnectionError(f"line longer than {MAX_LINE_BYTES} bytes")
+                self._handle_line(message)
+        except LpecConnectionError as err:  # a message over the limit
+            error = err
         except OSError as err:
             error = LpecConnectionError(f"connection lost: {err}")
         _LOGGER.debug("LPEC connection ends: %s", error)
         self.abort(error)
 
     def _handle_line(self, line: str) -> None:
+        if self._closed:
+            return  # aborted by a listener (e.g. on BYEBYE): what follows is stale
         try:
             message = parse_device_line(line)
         except LpecProtocolError as err:
@@ -252,8 +258,9 @@ class LpecConnection:
                 self.alive[device] = udn
                 self._listener.on_alive(device, udn)
             case ByeBye(device=device, udn=udn):
-                # The device revokes each subscription with UNSUBSCRIBE before BYEBYE,
-                # so the subscription map is already right; only liveness changes.
+                # The wiki: each subscription was revoked with UNSUBSCRIBE first, and ALIVE
+                # follows on this connection. ohNet: BYEBYE alone, and the device is gone
+                # from this connection for good. The listener tells them apart.
                 self.alive.pop(device, None)
                 self._listener.on_byebye(device, udn)
             case Unsubscribed(subscription_id=sid):
@@ -265,7 +272,9 @@ class LpecConnection:
                 self._reply(message)
 
     def _reply(self, message: Reply) -> None:
-        self.last_reply = time.monotonic()
+        if not isinstance(message, Error):
+            # An ERROR is no sign of life: a device gone from this session answers 111.
+            self.last_reply = time.monotonic()
         current = self._current
         if current is None or current.future.done():
             if isinstance(message, Error) and self._stray_error_expected:
@@ -275,6 +284,13 @@ class LpecConnection:
             else:
                 _LOGGER.debug("Dropping unexpected reply %s", message)
             return
+        if isinstance(message, Response) and len(message.values) < current.min_values:
+            self._bad_lines.warning(
+                "Ignoring a RESPONSE with %d values: the command in flight answers %d",
+                len(message.values),
+                current.min_values,
+            )
+            return
         self._stray_error_expected = False
         if isinstance(message, Subscribed) and current.path is not None:
             # Register before the caller wakes up: EVENT 0 follows on the next line.
@@ -282,20 +298,20 @@ class LpecConnection:
         current.future.set_result(message)
 
 
-async def _read_alive(reader: asyncio.StreamReader) -> dict[str, str]:
-    """Read lines until the Ds sub-device says ALIVE; return every ALIVE seen."""
+async def _read_alive(reader: MessageReader) -> dict[str, str]:
+    """Read messages until the Ds sub-device says ALIVE; return every ALIVE seen."""
     alive: dict[str, str] = {}
     while "Ds" not in alive:
         try:
-            raw = await reader.readline()
-        except (asyncio.LimitOverrunError, ValueError) as err:
-            raise LpecConnectionError("oversized line while waiting for ALIVE") from err
+            raw = await reader.read()
+        except MessageTooLongError as err:
+            raise LpecConnectionError(f"oversized message while waiting for ALIVE: {err}") from err
         except OSError as err:
             raise LpecConnectionError(f"connection lost while waiting for ALIVE: {err}") from err
-        if not raw:
+        if raw is None:
             raise LpecConnectionError("device closed the connection before ALIVE")
         try:
-            message = parse_device_line(raw.decode("utf-8", errors="replace"))
+            message = parse_device_line(raw)
         except LpecError:
             continue
         if isinstance(message, Alive):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 import dataclasses
 import logging
 
@@ -16,10 +16,12 @@ from .errors import (
     LpecUnsupportedError,
 )
 from .lists import parse_channel_list, parse_pin_list
-from .model import DeviceState, Pin, RadioPreset
+from .model import EMPTY_SLOT, DeviceState, Pin, RadioPreset
 from .reducers import apply_event
 from .services import ALL_SERVICES, Service
 from .session import LpecSession
+from .sources import Source
+from .versions import NOT_AVAILABLE_CODES, ServiceVersions, action_version
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -63,16 +65,23 @@ class LinnDevice:
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
-        reconnect_max: float = 30.0,
+        reconnect_max: float = 4.0,
         settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
+        declared_versions: Mapping[str, int] | None = None,
     ) -> None:
+        """Set up; nothing is sent before `connect`.
+
+        `declared_versions`: the service versions the device declares ({"Product": 4}),
+        from its UPnP description; without them each action goes with its lowest version.
+        """
         self.host = host
         self.port = port
         self._state = DeviceState()
         self._listeners: list[StateListener] = []
         self._availability_listeners: list[AvailabilityListener] = []
         self._source_before_songcast: str | None = None
+        self._versions = ServiceVersions(declared_versions)
         self._session = LpecSession(
             host,
             port,
@@ -106,6 +115,11 @@ class LinnDevice:
     def udn(self) -> str | None:
         """The device's UDN, from its ALIVE line."""
         return self._session.udn
+
+    @property
+    def declared_versions(self) -> dict[str, int]:
+        """The service versions the device declared (and this library uses), by name."""
+        return {s.short_name: v for s, v in self._versions.declared.items()}
 
     @property
     def state(self) -> DeviceState:
@@ -150,6 +164,7 @@ class LinnDevice:
     def on_availability(self, available: bool) -> None:
         """Record which services answered and tell the availability listeners."""
         if available:
+            self._versions.clear_refusals()  # the device may have new firmware after a reconnect
             self._update_services()
         for callback in list(self._availability_listeners):
             try:
@@ -174,10 +189,22 @@ class LinnDevice:
     # --- raw access ---------------------------------------------------------------
 
     async def action(
-        self, service: Service, name: str, *args: str, version: int = 1
+        self, service: Service, name: str, *args: str, version: int | None = None
     ) -> tuple[str, ...]:
-        """Run any ACTION on a present service and return its out-arguments."""
+        """Run any ACTION on a present service and return its out-arguments.
+
+        Sent with `version`, else the lowest version of the service that has the action,
+        and never above the version the device declares (LpecUnsupportedError when the
+        declared version lacks the action: nothing is sent).
+        """
         self._require(service)
+        if self._versions.lacks(service, name):
+            declared = self._versions.declared[service]
+            raise LpecUnsupportedError(
+                f"{self.host} declares {service.short_name}:{declared}; {name} needs "
+                f"{service.short_name}:{action_version(service, name)}"
+            )
+        version = self._versions.version(service, name, version)
         return await self._session.action(service.value, version, name, args)
 
     def _require(self, service: Service) -> None:
@@ -196,7 +223,22 @@ class LinnDevice:
         if source is None:
             known = ", ".join(s.system_name for s in self._state.product.sources)
             raise LpecInvalidArgumentError(f"unknown source {system_name!r} (known: {known})")
-        await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
+        await self._set_source(source)
+
+    async def _set_source(self, source: Source) -> None:
+        """SetSourceBySystemName (Product 2+); SetSourceIndex where the device lacks it."""
+        action = "SetSourceBySystemName"
+        if self._versions.available(Service.PRODUCT, action):
+            try:
+                await self.action(Service.PRODUCT, action, source.system_name)
+            except LpecDeviceError as err:
+                if err.code not in NOT_AVAILABLE_CODES:
+                    raise
+                _LOGGER.info("%s has no %s (%s): using SetSourceIndex", self.host, action, err)
+                self._versions.record_refusal(Service.PRODUCT, action)
+            else:
+                return
+        await self.action(Service.PRODUCT, "SetSourceIndex", str(source.index))
 
     async def _select_source_of_type(self, source_type: SourceType) -> None:
         product = self._state.product
@@ -205,7 +247,7 @@ class LinnDevice:
         source = product.source_by_type(source_type)
         if source is None:
             raise LpecUnsupportedError(f"{self.host} has no {source_type.value} source")
-        await self.action(Service.PRODUCT, "SetSourceBySystemName", source.system_name)
+        await self._set_source(source)
 
     # --- volume -------------------------------------------------------------------
 
@@ -305,7 +347,7 @@ class LinnDevice:
         (json_list,) = await self._expect(
             1, self.action(Service.PINS, "ReadList", "[" + ",".join(map(str, ids)) + "]")
         )
-        pins = parse_pin_list(json_list)
+        pins = tuple(pin for pin in parse_pin_list(json_list) if pin.id != EMPTY_SLOT)
         self._set_pins(pins)
         return pins
 
@@ -316,16 +358,22 @@ class LinnDevice:
         self._notify(frozenset({Service.PINS}))
 
     async def invoke_pin(self, pin_id: int) -> None:
-        """Invoke a pin by its id."""
-        if self._state.pins.ids and pin_id not in self._state.pins.ids:
+        """Invoke a pin by its id; an empty slot (id 0) or an unknown id is refused."""
+        pins = self._state.pins
+        if pin_id == EMPTY_SLOT:
+            raise LpecInvalidArgumentError("pin id 0 is an empty pin slot")
+        if pins.slots and pin_id not in pins.ids:
             raise LpecInvalidArgumentError(f"unknown pin id {pin_id}")
         await self.action(Service.PINS, "InvokeId", str(pin_id))
 
     async def invoke_pin_index(self, index: int) -> None:
-        """Invoke a pin by its 0-based position."""
-        count = len(self._state.pins.ids)
+        """Invoke a pin by its 0-based slot; an empty slot is refused."""
+        slots = self._state.pins.slots
+        count = len(slots)
         if index < 0 or (count and index >= count):
             raise LpecInvalidArgumentError(f"pin index {index} out of range 0..{count - 1}")
+        if count and slots[index] == EMPTY_SLOT:
+            raise LpecInvalidArgumentError(f"pin {index + 1} is empty")
         await self.action(Service.PINS, "InvokeIndex", str(index))
 
     # --- radio --------------------------------------------------------------------
@@ -347,8 +395,10 @@ class LinnDevice:
         return presets
 
     async def play_preset(self, preset_id: int) -> None:
-        """Play a radio preset: select the Radio source, SetId, Play."""
+        """Play a radio preset: select the Radio source, SetId, Play (not an empty slot)."""
         self._require(Service.RADIO)
+        if preset_id == EMPTY_SLOT:
+            raise LpecInvalidArgumentError("radio preset 0 is an empty slot")
         if preset_id not in self._state.radio.ids:
             raise LpecInvalidArgumentError(f"unknown radio preset {preset_id}")
         preset = next((p for p in self._state.radio.presets if p.id == preset_id), None)

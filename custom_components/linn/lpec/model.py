@@ -135,12 +135,29 @@ class Pin:
     description: str = ""
 
 
+EMPTY_SLOT = 0
+"""The id of an empty pin or radio preset slot (ohPipeline kIdEmpty / kPresetIdNone)."""
+
+
+def _occupied(slots: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(slot for slot in slots if slot != EMPTY_SLOT)
+
+
 @dataclass(frozen=True, slots=True)
 class PinsState:
-    """Pins service; `pins` is filled by LinnDevice.read_pins()."""
+    """Pins service; `pins` is filled by LinnDevice.read_pins().
 
-    ids: tuple[int, ...] = ()
+    `slots` is IdArray as sent: one id per pin slot, 0 for an empty slot, () before the
+    device's first update (IdArray ""). `ids` are the pins that exist.
+    """
+
+    slots: tuple[int, ...] = ()
     pins: tuple[Pin, ...] = ()
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The ids of the pins that hold something, in slot order."""
+        return _occupied(self.slots)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +176,23 @@ class RadioPreset:
 
 @dataclass(frozen=True, slots=True)
 class RadioState:
-    """Radio service; `presets` is filled by LinnDevice.read_presets()."""
+    """Radio service; `presets` is filled by LinnDevice.read_presets().
 
-    ids: tuple[int, ...] = ()
+    `slots` is IdArray as sent: on Linn firmware always 100 slots, 0 for an empty one.
+    `ids` are the presets that exist.
+    """
+
+    slots: tuple[int, ...] = ()
     presets: tuple[RadioPreset, ...] = ()
     channel_id: int | None = None
     uri: str | None = None
     metadata: TrackMetadata = EMPTY_METADATA
     transport_state: str | None = None
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The ids of the stored presets, in slot order."""
+        return _occupied(self.slots)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,9 +83,9 @@ _TIME: Table = {
     "Duration": ("duration", int),
     "Seconds": ("seconds", int),
 }
-_PINS: Table = {"IdArray": ("ids", parse_json_ids)}
+_PINS: Table = {"IdArray": ("slots", parse_json_ids)}
 _RADIO: Table = {
-    "IdArray": ("ids", parse_base64_ids),
+    "IdArray": ("slots", parse_base64_ids),
     "Id": ("channel_id", int),
     "Uri": ("uri", _optional_text),
     "Metadata": ("metadata", parse_didl),

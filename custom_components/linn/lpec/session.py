@@ -18,10 +18,13 @@ from .errors import (
     LpecProtocolError,
     LpecTimeoutError,
 )
+from .replies import out_arguments
 
 _LOGGER = logging.getLogger(__name__)
 
 SERVICE_NOT_FOUND = 103
+DEVICE_NOT_FOUND = 111
+"""The sub-device is gone from this session (ohNet, after BYEBYE): a new one is needed."""
 ALREADY_SUBSCRIBED = 401
 DS = "Ds"
 
@@ -55,7 +58,7 @@ class LpecSession:
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
-        reconnect_max: float = 30.0,
+        reconnect_max: float = 4.0,
         settle_timeout: float = 0.2,
     ) -> None:
         self.host = host
@@ -78,6 +81,8 @@ class LpecSession:
         self._supervisor: asyncio.Task[None] | None = None
         self._opener: asyncio.Task[LpecConnection] | None = None
         self._revoked: set[str] = set()
+        self._revocation_on: LpecConnection | None = None
+        """The connection the last revocation came on: a BYEBYE after it is the wiki's."""
         self._resubscribing = asyncio.Lock()
         self._initial_seen: set[str] = set()
         self._initial_event = asyncio.Event()
@@ -181,6 +186,8 @@ class LpecSession:
                 reply = await self._subscribe(conn, path)
             if isinstance(reply, Subscribed):
                 present.append(path)
+            elif reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
+                raise LpecConnectionError(f"the device is gone from this session ({reply})")
             else:
                 if reply.code != SERVICE_NOT_FOUND:
                     _LOGGER.warning("Cannot subscribe to %s: %s", path, reply)
@@ -253,10 +260,17 @@ class LpecSession:
                 continue
             deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
             try:
-                await conn.request(line, Response, deadline)
+                reply = await conn.request(
+                    line, Response, deadline, min_values=out_arguments("Ds/Product", "Standby")
+                )
             except LpecTimeoutError:
                 _LOGGER.warning("%s did not answer the keepalive; reconnecting", self.host)
+                continue
             except LpecConnectionError:
+                return
+            if isinstance(reply, Error):
+                # Not a sign of life (e.g. 111: the device is gone from this session).
+                conn.abort(LpecConnectionError(f"keepalive answered {reply}; reconnecting"))
                 return
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
@@ -293,20 +307,27 @@ class LpecSession:
         limit = self.action_timeout if action_timeout is None else action_timeout
         line = format_action(path, version, name, tuple(args))
         deadline = asyncio.get_running_loop().time() + limit
+        min_values = out_arguments(path, name)
         while True:
             conn = await self._connection(deadline)
             try:
-                reply = await conn.request(line, Response, deadline)
+                reply = await conn.request(line, Response, deadline, min_values=min_values)
             except CommandNotSentError:
                 # e.g. queued behind a command whose reply was lost: that connection
                 # closed before this line was written, so the next one may carry it.
                 continue
             break
         if isinstance(reply, Error):
+            if reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
+                self._device_gone(conn, f"ACTION {path} {name}")
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):
             raise LpecProtocolError(f"unexpected reply to ACTION {path} {name}: {reply}")
         return reply.values
+
+    def _device_gone(self, conn: LpecConnection, what: str) -> None:
+        """The device answered 111: it is gone from this session; open a new one."""
+        conn.abort(LpecConnectionError(f"the device is gone from this session ({what}: 111)"))
 
     async def _connection(self, deadline: float) -> LpecConnection:
         while True:
@@ -344,14 +365,37 @@ class LpecSession:
             self._set_available(True)
 
     def on_byebye(self, device: str, udn: str) -> None:
-        """Go unavailable while the Ds sub-device is away (e.g. rebooting)."""
-        if device == DS:
-            self._set_available(False)
+        """Go unavailable at once when the Ds sub-device leaves; get it back.
+
+        As the firmware does it (ohNet), BYEBYE comes alone: the device is gone from this
+        session for good (commands get ERROR 111, no ALIVE comes again), so the session is
+        closed and a new one opened, with backoff. As the wiki says, subscriptions were
+        revoked (UNSUBSCRIBE) first and ALIVE follows on this session: it is kept, for
+        `connect_timeout` at most.
+        """
+        if device != DS:
+            return
+        self._set_available(False)
+        conn = self._conn
+        if conn is None or conn.closed:
+            return
+        documented, self._revocation_on = self._revocation_on is conn, None
+        if documented:
+            self._spawn(self._await_alive(conn), "lpec-await-alive")
+        else:
+            conn.abort(LpecConnectionError("BYEBYE: the device is gone from this session"))
+
+    async def _await_alive(self, conn: LpecConnection) -> None:
+        """After a documented BYEBYE: no ALIVE in time means a new session."""
+        await asyncio.sleep(self.connect_timeout)
+        if not conn.closed and DS not in conn.alive:
+            conn.abort(LpecConnectionError(f"no ALIVE within {self.connect_timeout}s of BYEBYE"))
 
     def on_revoked(self, path: str) -> None:
         """Try to get a revoked subscription back shortly."""
         _LOGGER.info("%s revoked the subscription to %s", self.host, path)
         self._revoked.add(path)
+        self._revocation_on = self._conn
         self._schedule_resubscribe(self._resubscribe_delay)
 
     def on_closed(self, error: LpecConnectionError) -> None:
@@ -360,6 +404,7 @@ class LpecSession:
             return
         _LOGGER.warning("Lost connection to %s: %s", self.host, error)
         self._conn = None
+        self._revocation_on = None  # holds no dead connection (nor its buffers)
         self._ready.clear()
         self._lost.set()
         self._set_available(False)
