@@ -27,6 +27,9 @@ DEVICE_NOT_FOUND = 111
 """The sub-device is gone from this session (ohNet, after BYEBYE): a new one is needed."""
 ALREADY_SUBSCRIBED = 401
 DS = "Ds"
+ALIVE_TIMEOUT = 1.0
+"""Seconds to wait for ALIVE on a new session: ohNet says it at once, or never (a device
+disabled when the session began; reference: DviSessionLpec announces only at its start)."""
 
 
 class SessionHandler(Protocol):
@@ -54,6 +57,7 @@ class LpecSession:
         handler: SessionHandler,
         *,
         connect_timeout: float = 10.0,
+        alive_timeout: float = ALIVE_TIMEOUT,
         action_timeout: float = 5.0,
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
@@ -66,6 +70,7 @@ class LpecSession:
         self._services = tuple(services)
         self._handler = handler
         self.connect_timeout = connect_timeout
+        self.alive_timeout = min(alive_timeout, connect_timeout)
         self.action_timeout = action_timeout
         self._keepalive_interval = keepalive_interval
         self._keepalive_timeout = keepalive_timeout
@@ -151,16 +156,20 @@ class LpecSession:
             if isinstance(err, LpecTimeoutError):
                 raise
             if phase[0] == "connecting":
-                reason = "no ALIVE: is the device at its LPEC session limit?"
-            else:
-                reason = "subscribing to its services took too long"
+                raise LpecTimeoutError(
+                    f"{self.host}:{self.port} sent no ALIVE within {self.alive_timeout}s"
+                    " (disabled when the session began, or at its LPEC session limit?)"
+                ) from None
             raise LpecTimeoutError(
                 f"{self.host}:{self.port} did not become ready within"
-                f" {self.connect_timeout}s ({reason})"
+                f" {self.connect_timeout}s (subscribing to its services took too long)"
             ) from None
 
     async def _open_and_subscribe(self, phase: list[str]) -> LpecConnection:
-        conn = await LpecConnection.open(self.host, self.port, self)
+        # ohNet announces a device only when a session starts, and not one disabled then:
+        # no ALIVE soon means none will come on this session; a new one is the way back.
+        async with asyncio.timeout(self.alive_timeout):
+            conn = await LpecConnection.open(self.host, self.port, self)
         phase[0] = "subscribing"
         try:
             await conn.settle(self._settle_timeout)
@@ -225,13 +234,19 @@ class LpecSession:
     async def _supervise(self) -> None:
         while not self._closing:
             await self._lost.wait()
+            spent = 0.0
             while not self._closing:
-                delay = self._backoff.next_delay()
+                # The backoff spaces the attempts' starts: a failed attempt's own wait
+                # (for ALIVE) counts, so recovery after the device returns stays within
+                # reconnect_max of it.
+                delay = max(0.0, self._backoff.next_delay() - spent)
                 _LOGGER.debug("Reconnecting to %s in %.2fs", self.host, delay)
                 await asyncio.sleep(delay)
+                started = asyncio.get_running_loop().time()
                 try:
                     conn = await self._open()
                 except LpecError as err:
+                    spent = asyncio.get_running_loop().time() - started
                     _LOGGER.debug("Reconnect to %s failed: %s", self.host, err)
                     continue
                 except Exception:
