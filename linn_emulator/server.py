@@ -83,7 +83,8 @@ class Session:
 
     def write_line(self, line: str) -> None:
         """Send one line with CRLF (dropped while the device is hung)."""
-        self.write_bytes(f"{line}\r\n".encode())
+        # surrogateescape: raw bytes a value holds (a Latin-1 title) go out as they are
+        self.write_bytes(f"{line}\r\n".encode("utf-8", "surrogateescape"))
 
     def write_bytes(self, data: bytes) -> None:
         """Send raw bytes (dropped while the device is hung or after close)."""

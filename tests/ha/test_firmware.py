@@ -174,3 +174,16 @@ async def test_a_hostile_station_title_changes_neither_volume_nor_availability(
     assert emulator.sessions == 1
     await _set_volume(hass, 0.31)  # the session still pairs replies with actions
     assert emulator.state.volume == 31
+
+
+async def test_a_latin1_station_title_shows(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+) -> None:
+    """Icy titles are often Latin-1; ohNet writes the 2 bytes after 0xE9 raw (`"` and ` `)."""
+    title = b'Live from "Caf\xe9" Berlin'.decode("utf-8", "surrogateescape")
+    emulator.panel.select_source("Radio")
+    emulator.panel.set_metatext(icy_didl(title))
+    await wait_for(lambda: _attr(hass, ATTR_MEDIA_TITLE) == 'Live from "Café" Berlin')
+    assert _state(hass) != STATE_UNAVAILABLE
+    await _set_volume(hass, 0.32)  # the next reply still pairs with its ACTION
+    assert emulator.state.volume == 32
