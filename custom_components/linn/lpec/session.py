@@ -323,6 +323,7 @@ class LpecSession:
         line = format_action(path, version, name, tuple(args))
         deadline = asyncio.get_running_loop().time() + limit
         min_values = out_arguments(path, name)
+        resent = False
         while True:
             conn = await self._connection(deadline)
             try:
@@ -331,10 +332,21 @@ class LpecSession:
                 # e.g. queued behind a command whose reply was lost: that connection
                 # closed before this line was written, so the next one may carry it.
                 continue
-            break
-        if isinstance(reply, Error):
-            if reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
+            if (
+                isinstance(reply, Error)
+                and reply.code == DEVICE_NOT_FOUND
+                and path.startswith(f"{DS}/")
+            ):
                 self._device_gone(conn, f"ACTION {path} {name}")
+                if not resent:
+                    # ohNet answers 111 before it invokes anything: the action did not
+                    # run, so it goes once more, on the new session (within its deadline).
+                    resent = True
+                    continue
+            break
+        # A command in flight when the connection ends (BYEBYE, a lost reply) raises
+        # LpecConnectionError: it may have run, so it is not sent again.
+        if isinstance(reply, Error):
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):
             raise LpecProtocolError(f"unexpected reply to ACTION {path} {name}: {reply}")
