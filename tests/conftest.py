@@ -22,8 +22,10 @@ def _loopback_sockets(socket_enabled: None) -> None:
 
 
 @pytest.fixture(autouse=True)
-def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
-    """Let Home Assistant load custom_components/linn in every test."""
+def auto_enable_custom_integrations(request: pytest.FixtureRequest) -> None:
+    """Let Home Assistant load custom_components/linn in every test that starts one."""
+    if "hass" in request.fixturenames:
+        request.getfixturevalue("enable_custom_integrations")
 
 
 class _ReportsAboutUs(logging.Handler):

@@ -22,7 +22,13 @@ import probatio
 
 from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
 from .agent.const import is_assistant_data
-from .const import CONF_SERVICE_VERSIONS, CONNECT_TIMEOUT, DEFAULT_PORT, DOMAIN
+from .const import (
+    CONF_SERVICE_VERSIONS,
+    CONNECT_TIMEOUT,
+    DEFAULT_PORT,
+    DOMAIN,
+    SETTLE_TIMEOUT,
+)
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
 from .service_versions import declared_versions
@@ -74,6 +80,7 @@ async def async_identify(host: str, port: int) -> DeviceIdentity:
         port,
         connect_timeout=CONNECT_TIMEOUT,
         keepalive_interval=3600,
+        settle_timeout=SETTLE_TIMEOUT,
         services=(Service.PRODUCT,),
     )
     try:

@@ -66,12 +66,15 @@ async def test_a_rejected_key_is_an_error_and_a_good_key_creates_the_entry(
     [
         ("ftp://example.com", {CONF_BASE_URL: "invalid_url"}),
         ("not a url", {CONF_BASE_URL: "invalid_url"}),
-        (f"http://127.0.0.1:{closed_port()}", {"base": "api_cannot_connect"}),
+        ("http://127.0.0.1:{closed_port}", {"base": "api_cannot_connect"}),
     ],
+    ids=["ftp", "not-a-url", "closed-port"],
 )
 async def test_bad_server_urls_are_errors(
     hass: HomeAssistant, base_url: str, error: dict[str, str]
 ) -> None:
+    # the port is chosen when the test runs: a test id must be the same in every xdist worker
+    base_url = base_url.format(closed_port=closed_port())
     flow_id = await start_assistant_flow(hass)
     result = await hass.config_entries.flow.async_configure(
         flow_id, {CONF_API_KEY: API_KEY, CONF_BASE_URL: base_url}

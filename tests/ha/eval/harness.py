@@ -306,7 +306,7 @@ PLAYER_VALUES: Mapping[str, Callable[[LinnEmulator], Any]] = {
 }
 
 
-async def _check_final(world: World, case: Case, result: CaseResult) -> None:
+async def _check_final(world: World, case: Case, result: CaseResult, settle: float) -> None:
     for player, wanted in case.expect.players.items():
         emulator = world.players[player]
 
@@ -314,7 +314,7 @@ async def _check_final(world: World, case: Case, result: CaseResult) -> None:
             return {k: PLAYER_VALUES[k](e) for k, v in w.items() if PLAYER_VALUES[k](e) != v}
 
         try:
-            await wait_for(lambda d=differs: not d(), SETTLE)
+            await wait_for(lambda d=differs: not d(), settle)
         except TimeoutError:
             result.fail(f"{player}: expected {dict(wanted)}, got {differs()}")
     guard = world.hass.data[DATA_GUARD].guard
@@ -416,8 +416,13 @@ async def _turn(
     return reply.conversation_id
 
 
-async def run_case(world: World, case: Case, endpoint: _Endpoint, run: int = 1) -> CaseResult:
-    """Run every turn of the case, then check the final state; never raises on a failed check."""
+async def run_case(
+    world: World, case: Case, endpoint: _Endpoint, run: int = 1, *, settle: float = SETTLE
+) -> CaseResult:
+    """Run every turn of the case, then check the final state; never raises on a failed check.
+
+    `settle`: seconds the final state may take to arrive (0: it must be there already).
+    """
     hass = world.hass
     result = CaseResult(case.id, case.category, endpoint.mode, endpoint.model, run)
     guard = hass.data[DATA_GUARD].guard
@@ -439,7 +444,7 @@ async def run_case(world: World, case: Case, endpoint: _Endpoint, run: int = 1) 
             )
         if case.decision is not None:
             await _decide(world, case, result)
-        await _check_final(world, case, result)
+        await _check_final(world, case, result, settle)
         await _check_facts(world, case, endpoint, result)
         if case.expect.reauth and not any(
             flow["context"].get("source") == "reauth"

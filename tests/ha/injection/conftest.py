@@ -37,6 +37,10 @@ async def home(
     The day's token and cost budgets are off: a batch holds hundreds of conversations in
     one simulated day. The per-conversation budgets keep their defaults.
     """
+    # asyncio debug mode records a traceback for every callback and future (a third of a
+    # batch's CPU time); the suite is about the guard's decisions, and the other Home
+    # Assistant tests keep the loop hygiene checks (as the soak does)
+    hass.loop.set_debug(False)
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
     await async_setup_home(hass)
