@@ -77,8 +77,9 @@ class MessageFramer:
         self._in_quote = False
         self._line_mode: bool | None = None
         """True for a message that ends at its line end whatever its quotes (ERROR)."""
-        self.broken: BrokenQuoteError | None = None
-        """Set once a quote broke the framing; nothing more is framed after it."""
+        self.broken: str | None = None
+        """Why the framing broke (a quote); nothing more is framed after it. A text, not
+        the exception: an exception kept here would keep its traceback's buffers."""
 
     def feed(self, data: bytes) -> list[str]:
         """Add bytes; return the messages they complete (blank ones included, as "")."""
@@ -90,7 +91,7 @@ class MessageFramer:
             while (message := self._next()) is not None:
                 messages.append(message)
         except BrokenQuoteError as err:
-            self.broken = err
+            self.broken = str(err)
             self._buffer = bytearray()
             return messages
         if not self._buffer:
@@ -269,7 +270,7 @@ class MessageReader:
         """
         while not self._ready:
             if self._framer.broken is not None:
-                raise self._framer.broken
+                raise BrokenQuoteError(self._framer.broken)
             data = await self._reader.read(_READ_CHUNK)
             if not data:
                 return None
