@@ -275,4 +275,5 @@ class MessageReader:
             if not data:
                 return None
             self._ready.extend(self._framer.feed(data))
+            del data  # the framer copied it: not held while waiting for the next chunk
         return self._ready.popleft()
