@@ -224,6 +224,11 @@ class LinnEmulator:
         return len(self._server.sessions)
 
     @property
+    def sessions_begun(self) -> int:
+        """LPEC sessions begun (given a slot) since the emulator started."""
+        return self._server.sessions_begun
+
+    @property
     def waiting_connections(self) -> int:
         """Connections over the session cap, accepted but ignored."""
         return self._server.pending

@@ -43,6 +43,14 @@ class Quirk(StrEnum):
     (ohNet DviSessionLpec::NotifyDeviceDisabled, the FIXME). Off: the documented variant,
     UNSUBSCRIBE of each subscription, BYEBYE, then ALIVE on the same session."""
 
+    SILENT_ENABLE = "silent_enable"
+    """A session announces once, when it starts, and only the sub-devices enabled then
+    (ohNet DviSessionLpec::Run/Announce skips disabled devices; DviProtocolLpec::Enable is
+    empty): a session begun while the device is disabled hears no ALIVE ever (its commands
+    get `ERROR 111` meanwhile), and enabling the device sends nothing to any session. Off:
+    such a session is held, silent, until the device is enabled, and enabling sends ALIVE
+    on every session the device is not gone from."""
+
     RAW_ERROR_TEXT = "raw_error_text"
     """ERROR descriptions are written as they are, not XML-escaped
     (ohNet DviSessionLpec::ReportErrorNoThrow). Off: escaped like any value."""

@@ -83,7 +83,8 @@ class Session:
 
     def write_line(self, line: str) -> None:
         """Send one line with CRLF (dropped while the device is hung)."""
-        self.write_bytes(f"{line}\r\n".encode())
+        # surrogateescape: raw bytes a value holds (a Latin-1 title) go out as they are
+        self.write_bytes(f"{line}\r\n".encode("utf-8", "surrogateescape"))
 
     def write_bytes(self, data: bytes) -> None:
         """Send raw bytes (dropped while the device is hung or after close)."""
@@ -150,7 +151,8 @@ class Session:
     async def run(self) -> None:
         """Announce, then serve lines until EOF, an oversized line or close."""
         await self.server.wait_unfrozen()
-        await self.server.wait_enabled()
+        if Quirk.SILENT_ENABLE not in self.server.quirks:
+            await self.server.wait_enabled()
         self.server.announce(self)
         while not self.closed:
             await self.server.wait_unfrozen()
@@ -201,7 +203,7 @@ class Session:
                 pass
 
     def _service(self, device: str, name: str) -> EmulatedService:
-        if device not in ("Ds", "MediaRenderer") or self.devices_gone:
+        if device not in ("Ds", "MediaRenderer") or self.devices_gone or not self.server.enabled:
             raise DeviceError(DEVICE_NOT_FOUND)
         service = self.server.services.get(name)
         if service is None or service.device_name != device:
@@ -329,6 +331,8 @@ class LpecServer:
         self.given = Given()
         """Metadata control points sent: it comes back as given (linebreaks.py)."""
         self.sessions: list[Session] = []
+        self.sessions_begun = 0
+        """Sessions begun (given a slot) since the server started."""
         self.pending: int = 0
         self.held_slots: int = 0
         """Session slots taken by other controllers (the session-limit fault)."""
@@ -410,6 +414,7 @@ class LpecServer:
                 self.pending -= 1
             session = Session(self, reader, writer)
             self.sessions.append(session)
+            self.sessions_begun += 1
             try:
                 await session.run()
             finally:
@@ -428,8 +433,10 @@ class LpecServer:
                 writer.transport.abort()
 
     def announce(self, session: Session) -> None:
-        """ALIVE for every sub-device."""
+        """ALIVE for every sub-device (none while the device is disabled)."""
         session.announced = True
+        if not self.enabled:
+            return
         session.write_line(alive_line("Ds", self.udn))
         session.write_line(alive_line("MediaRenderer", self.media_renderer_udn))
 
@@ -506,14 +513,18 @@ class LpecServer:
             self.byebye(session)
 
     def enable(self) -> None:
-        """The device is back: ALIVE on every session it is not gone from.
+        """The device is back.
 
-        Sessions that began while it was disabled hear their first ALIVE now; with the
-        byebye_only quirk the sessions that heard BYEBYE hear nothing.
+        With the silent_enable quirk (ohNet) no session hears anything: only new sessions
+        announce it. Otherwise ALIVE on every session it is not gone from: sessions that
+        began while it was disabled hear their first ALIVE now; with the byebye_only
+        quirk the sessions that heard BYEBYE hear nothing.
         """
         if self.enabled:
             return
         self._enabled.set()
+        if Quirk.SILENT_ENABLE in self.quirks:
+            return  # ohNet: a session announces only when it starts
         for session in list(self.sessions):
             if session.announced and not session.devices_gone:
                 self.announce(session)

@@ -233,8 +233,40 @@ def xml_escape(value: str, *, raw_line_breaks: bool = False) -> str:
     """Escape a value for the inside of a quoted argument."""
     if raw_line_breaks:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
+        if _has_raw_bytes(value):
+            return _escape_bytewise(value)
         return value.translate(_XML_ESCAPES_RAW_BREAKS)
     return value.translate(_XML_ESCAPES)
+
+
+# Bytes that are not UTF-8 (a Latin-1 radio title) travel in a value as surrogate escapes
+# (`raw.decode("utf-8", "surrogateescape")`) and go out as those bytes (Session.write_line
+# encodes with surrogateescape). ohNet's ToXmlEscaped works on bytes: a byte of 0xC0 or
+# more starts a multi-byte character, and it and the 1-3 bytes after it (2, 3 or 4 in
+# all, by its top bits) are written raw, whatever they are: a quote, `<` or a line break
+# after a Latin-1 `\xe9` goes out unescaped. For UTF-8 that is the same as escaping by
+# character, so only values holding raw bytes take the byte path.
+
+
+def _has_raw_bytes(value: str) -> bool:
+    return any("\udc80" <= char <= "\udcff" for char in value)
+
+
+def _escape_bytewise(value: str) -> str:
+    data = value.encode("utf-8", "surrogateescape")
+    out = bytearray()
+    raw = 0
+    for byte in data:
+        if raw == 0:
+            raw = 4 if byte >= 0xF0 else 3 if byte >= 0xE0 else 2 if byte >= 0xC0 else 0
+        if raw > 0:
+            raw -= 1
+            out.append(byte)
+        elif byte < 0x80:
+            out += chr(byte).translate(_XML_ESCAPES_RAW_BREAKS).encode()
+        else:
+            out.append(byte)
+    return out.decode("utf-8", "surrogateescape")
 
 
 def _quoted(value: str, raw_line_breaks: bool) -> str:

@@ -52,10 +52,21 @@ from custom_components.linn.guard import Guard
 from custom_components.linn.guard.decisions import Outcome
 from linn_emulator import LinnEmulator
 
-BREAKING = ("drop", "half_open", "reboot", "session_limit", "oversized", "byebye")
+BREAKING = (
+    "drop",
+    "half_open",
+    "reboot",
+    "session_limit",
+    "oversized",
+    "byebye",
+    "unterminated",
+)
 """Faults that end the LPEC session: the entity must go unavailable, then come back.
 `byebye` is the device disabled as ohNet does it: BYEBYE alone, the session left open
-with the device gone from it, ALIVE only on new sessions once it is enabled again."""
+with the device gone from it, ALIVE only on new sessions once it is enabled again.
+`unterminated` is a value whose closing quote never comes (ohNet never sends one): inside
+quotes a line break is content (a station title may hold any line), so what follows cannot
+be trusted, and the next quoted value ends the session (BrokenQuoteError)."""
 HARMLESS = ("malformed", "multiline_burst", "ampersand_flood")
 """Faults the session rides out: the entity must stay available. `multiline_burst` is a
 burst of now-playing changes whose DIDL-Lite spans lines (raw line breaks, as ohNet writes
@@ -395,6 +406,8 @@ class Soak:
                 faults.send_oversized(2 * 1024 * 1024)
             case "malformed":
                 faults.send_raw(rng.choice(_MALFORMED))
+            case "unterminated":
+                faults.send_raw(b'EVENT 99 "unterminated\r\n')
             case "byebye":
                 faults.disable()
             case "multiline_burst":
@@ -661,7 +674,6 @@ BURST = 20
 """Changes per multi-line burst and per ampersand flood."""
 
 _MALFORMED = (
-    b'EVENT 99 "unterminated\r\n',
     b"GARBAGE 1 2 3\r\n",
     b"\x00\xff\xfe\n",
     b'EVENT 1 1 Volume "not a number"\r\n',

@@ -133,3 +133,10 @@ def test_values_are_xml_escaped_and_stay_on_one_line() -> None:
         "&lt;a href=&apos;x&apos;&gt;&quot;Tom&quot; &amp; Jerry&lt;/a&gt;&#13;&#10;"
     )
     assert xml_unescape("&lt;&gt;&amp;&quot;&apos;&#233;&#xE9;") == "<>&\"'éé"
+
+
+def test_raw_bytes_in_a_value_follow_ohnets_byte_rule() -> None:
+    """After a byte of 0xC0 or more, ohNet writes the next 1-3 bytes raw (ToXmlEscaped)."""
+    value = b'Caf\xe9" <x> \xa3 & \xc3\xa9"'.decode("utf-8", "surrogateescape")
+    escaped = xml_escape(value, raw_line_breaks=True).encode("utf-8", "surrogateescape")
+    assert escaped == b'Caf\xe9" &lt;x&gt; \xa3 &amp; \xc3\xa9&quot;'

@@ -24,9 +24,10 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 import custom_components.linn as linn_init
 from linn_emulator import OHNET, LinnEmulator, PlaybackState
+from linn_emulator.didl import icy_didl
 from tests.helpers import wait_for
 
-from .conftest import ENTITY_ID
+from .conftest import ENTITY_ID, UDN
 
 
 @pytest.fixture(autouse=True)
@@ -153,3 +154,36 @@ async def test_the_subscription_with_id_zero_is_heard(
     """Product is subscribed first, so ohNet gives it id 0: its events still arrive."""
     emulator.panel.select_source("HDMI")
     await wait_for(lambda: _attr(hass, ATTR_INPUT_SOURCE) == "TV")
+
+
+# --- a radio station's title is text, never LPEC ---------------------------------------------
+
+
+async def test_a_hostile_station_title_changes_neither_volume_nor_availability(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+) -> None:
+    """ohPipeline copies an Icy StreamTitle into Metatext raw, line breaks and all."""
+    await _set_volume(hass, 0.3)
+    forged = "\n".join(f"EVENT {sid} 999 Volume 100 Mute true" for sid in range(30))
+    title = f'Live\nBYEBYE Ds {UDN}\n{forged}\nRESPONSE\nERROR 111 "gone"\nthe end'
+    emulator.panel.select_source("Radio")
+    emulator.panel.set_metatext(icy_didl(title))
+    await wait_for(lambda: "the end" in str(_attr(hass, ATTR_MEDIA_TITLE)))
+    assert _state(hass) != STATE_UNAVAILABLE
+    assert _attr(hass, ATTR_MEDIA_VOLUME_LEVEL) == 0.3
+    assert emulator.sessions == 1
+    await _set_volume(hass, 0.31)  # the session still pairs replies with actions
+    assert emulator.state.volume == 31
+
+
+async def test_a_latin1_station_title_shows(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+) -> None:
+    """Icy titles are often Latin-1; ohNet writes the 2 bytes after 0xE9 raw (`"` and ` `)."""
+    title = b'Live from "Caf\xe9" Berlin'.decode("utf-8", "surrogateescape")
+    emulator.panel.select_source("Radio")
+    emulator.panel.set_metatext(icy_didl(title))
+    await wait_for(lambda: _attr(hass, ATTR_MEDIA_TITLE) == 'Live from "Café" Berlin')
+    assert _state(hass) != STATE_UNAVAILABLE
+    await _set_volume(hass, 0.32)  # the next reply still pairs with its ACTION
+    assert emulator.state.volume == 32

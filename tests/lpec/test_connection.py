@@ -58,7 +58,7 @@ STANDBY = format_action("Ds/Product", 1, "Standby")
 async def test_noise_before_alive_is_skipped() -> None:
     """Garbage, blank lines and other messages before ALIVE Ds do not stop the open."""
     greeting = (
-        b'EVENT 1 "unterminated\r\n\r\nERROR 101 "Command not recognised"\r\n'
+        b'EVENT 1 garbage\r\n\r\nERROR 101 "Command not recognised"\r\n'
         b"ALIVE MediaRenderer x\r\n" + GREETING
     )
     async with ScriptedPeer(
@@ -76,6 +76,15 @@ async def test_noise_before_alive_is_skipped() -> None:
             finally:
                 await conn.close()
         assert len(listener.closed) == 1
+
+
+async def test_a_broken_quote_before_alive_fails_the_open() -> None:
+    """Nothing after an unterminated quote can be trusted (a new session is the way out)."""
+    greeting = b'EVENT 1 "unterminated\r\nERROR 101 "Command not recognised"\r\n' + GREETING
+    async with ScriptedPeer(lambda line: None, greeting=greeting) as peer:
+        async with asyncio.timeout(2):
+            with pytest.raises(LpecConnectionError, match="raw quote"):
+                await LpecConnection.open("127.0.0.1", peer.port, Listener())
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,6 @@ async def test_malformed_lines_are_skipped(
 ) -> None:
     availability = Availability(device)
     with caplog.at_level(logging.WARNING, logger="custom_components.linn.lpec"):
-        emu.faults.send_raw('EVENT 1 0 Volume "unterminated')
         emu.faults.send_raw(b"\xff\xfe garbage \x00\r\n")
         emu.faults.send_raw("WHATEVER this is")
         emu.faults.send_raw('EVENT 999 3 Volume "1"')  # unknown subscription
@@ -123,12 +122,27 @@ async def test_malformed_lines_are_skipped(
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="custom_components.linn.lpec"):
         for _ in range(200):
-            emu.faults.send_raw('EVENT 1 1 Volume "flood')
+            emu.faults.send_raw("EVENT 1 1 flood")
         emu.panel.set_volume(43)
         await wait_for(lambda: device.state.volume.volume == 43)
     assert caplog.text.count("malformed") <= 1  # rate-limited
     await device.set_volume(45)
     assert emu.state.volume == 45
+
+
+async def test_an_unterminated_quote_costs_the_session(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """ohNet never sends one; inside quotes a line break is content (a value may hold any
+    line), so what follows it cannot be trusted: the next quoted value shows the framing
+    broken, the session ends and a new one resynchronises."""
+    availability = Availability(device)
+    emu.faults.send_raw('EVENT 1 0 Volume "unterminated')
+    emu.panel.set_volume(44)  # its EVENT is swallowed, its quoted value breaks the framing
+    await wait_for(lambda: availability.changes == [False, True])
+    await wait_for(lambda: device.state.volume.volume == 44)
+    await device.set_volume(46)
+    assert emu.state.volume == 46
 
 
 async def test_oversized_line_reconnects(emu: LinnEmulator, device: LinnDevice) -> None:

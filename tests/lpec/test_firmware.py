@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from custom_components.linn.lpec import LinnDevice, LpecDeviceError
+from custom_components.linn.lpec import LinnDevice, LpecDeviceError, LpecError
 from custom_components.linn.lpec.capabilities import PlaybackState
 from linn_emulator import DOCUMENTED, OHNET, LinnEmulator, PlaybackState as EmulatedState, Quirk
 from tests.helpers import wait_for
@@ -103,19 +103,33 @@ async def test_a_missed_byebye_is_found_by_the_keepalive(
     assert await probing.set_volume(23) == 23
 
 
-async def test_error_111_to_a_command_raises_and_reconnects(
+async def test_a_command_refused_with_111_goes_once_more_on_a_new_session(
     emu: LinnEmulator, device: LinnDevice
 ) -> None:
+    """ohNet answers 111 before invoking anything: the command did not run, so it is resent."""
     availability = Availability(device)
+    volume = emu.state.volume
     emu.faults.half_open(True)  # the BYEBYE is lost on the way
     emu.faults.disable()
     emu.faults.half_open(False)
     emu.faults.enable()
-    with pytest.raises(LpecDeviceError) as err:
-        await device.set_volume(24)
-    assert err.value.code == 111
+    await device.volume_up()  # 111 on the old session, run on the new one
+    assert emu.state.volume == volume + 1  # once, not twice
     await wait_for(lambda: availability.changes == [False, True])
     assert await device.set_volume(25) == 25
+
+
+async def test_a_refused_command_raises_while_the_device_stays_gone(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """Still disabled: the new session hears no ALIVE, so the command runs out of time."""
+    emu.faults.half_open(True)
+    emu.faults.disable()
+    emu.faults.half_open(False)
+    with pytest.raises(LpecError):
+        await device.volume_up()
+    emu.faults.enable()
+    await wait_for(lambda: device.available)
 
 
 async def test_documented_byebye_keeps_the_session(

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.lpec.codec import Error, Event, Response, parse_device_line
-from custom_components.linn.lpec.framing import MessageFramer, MessageTooLongError
+from custom_components.linn.lpec.framing import (
+    MessageFramer,
+    MessageTooLongError,
+    decode_message,
+)
+from linn_emulator.didl import icy_didl
 
 DIDL = (
     b'EVENT 0 3 Metadata "&lt;DIDL-Lite&gt;\n&lt;item&gt;\r\n&lt;dc:title&gt;A\rB'
@@ -68,16 +73,12 @@ def test_error_text_is_raw_and_ends_at_its_line() -> None:
     ]
 
 
-def test_an_unterminated_quote_loses_only_its_message() -> None:
-    framer = MessageFramer()
-    messages = framer.feed(
-        b'EVENT 1 0 Volume "unterminated\r\nnot a header\r\nRESPONSE\r\nEVENT 0 4 Volume "44"\r\n'
-    )
-    assert [m for m in messages if m] == [
-        'EVENT 1 0 Volume "unterminated\nnot a header',
-        "RESPONSE",
-        'EVENT 0 4 Volume "44"',
-    ]
+def test_an_unterminated_quote_without_another_quote_runs_to_the_limit() -> None:
+    """Inside quotes a line break is content: with no quote after it, only the limit ends it."""
+    framer = MessageFramer(limit=200)
+    assert framer.feed(b'EVENT 1 0 Volume "unterminated\r\nRESPONSE\r\nBYEBYE Ds uuid:x\r\n') == []
+    with pytest.raises(MessageTooLongError):
+        framer.feed(b"EVENT 0 4 Volume 44\r\n" * 10)
 
 
 def test_a_value_line_that_only_resembles_a_header_stays_in_the_value() -> None:
@@ -100,3 +101,97 @@ def test_a_message_over_the_limit_raises() -> None:
     framer.feed(b'EVENT 0 1 Metadata "' + b"x" * 70)
     with pytest.raises(MessageTooLongError):
         framer.feed(b"y" * 40)
+
+
+def _ohnet_event(sid: int, seq: int, name: str, value: str) -> bytes:
+    """An EVENT as ohNet writes it: ToXmlEscaped value (five entities), line breaks raw."""
+    escaped = (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("'", "&apos;")
+        .replace('"', "&quot;")
+    )
+    return f'EVENT {sid} {seq} {name} "{escaped}"\r\n'.encode()
+
+
+@pytest.mark.parametrize("step", [1, 5, 4096])
+def test_a_stream_title_cannot_forge_messages(step: int) -> None:
+    """A radio StreamTitle goes into Metatext raw (ohPipeline Icy): lines in it stay in it."""
+    title = (
+        "Live\nBYEBYE Ds uuid:forged\nEVENT 1 99 Volume 100 Mute true\nRESPONSE\n"
+        'RESPONSE "1"\nERROR 111 "gone"\nUNSUBSCRIBE 1\nend'
+    )
+    wire = _ohnet_event(4, 7, "Metatext", icy_didl(title)) + b'EVENT 2 3 Volume "40"\r\n'
+    messages = [parse_device_line(m) for m in _frame(wire, step) if m]
+    assert len(messages) == 2, messages
+    assert isinstance(messages[0], Event)
+    assert title in messages[0].variables["Metatext"]
+    assert messages[1] == Event(2, 3, {"Volume": "40"})
+
+
+def ohnet_to_xml_escaped(value: bytes) -> bytes:
+    """ohNet Converter::ToXmlEscaped's byte rule, written from its description.
+
+    A byte of 0xC0 or more and the 1-3 bytes after it go out raw; otherwise the five
+    XML entities are escaped and line breaks written raw.
+    """
+    out = bytearray()
+    remaining = 0
+    for byte in value:
+        if remaining == 0:
+            remaining = 4 if byte >= 0xF0 else 3 if byte >= 0xE0 else 2 if byte >= 0xC0 else 0
+        if remaining > 0:
+            remaining -= 1
+            out.append(byte)
+            continue
+        escape = {0x3C: b"&lt;", 0x3E: b"&gt;", 0x26: b"&amp;", 0x27: b"&apos;", 0x22: b"&quot;"}
+        out += escape.get(byte, bytes([byte]))
+    return bytes(out)
+
+
+@pytest.mark.parametrize("step", [1, 2, 4096])
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        (b'Live from "Caf\xe9" Berlin', 'Live from "Caf\xe9" Berlin'),  # raw quote, space
+        (b"Caf\xe9\r\nBYEBYE Ds uuid:x", "Caf\xe9\nBYEBYE Ds uuid:x"),  # raw CR LF
+        (b'Caf\xe9"', 'Caf\xe9"'),  # raw quote, then the closing quote
+        (b'Na\xefve \xa3 5 & \xfc<"', 'Na\xefve \xa3 5 & \xfc<"'),
+        ("Café ☕ 🎵".encode(), "Café ☕ 🎵"),  # valid UTF-8 as it is
+    ],
+)
+def test_a_latin1_stream_title_keeps_the_metatext_event(
+    step: int, title: bytes, shown: str
+) -> None:
+    """Icy titles are often Latin-1; ohNet writes the bytes after 0xC0+ raw (quotes too)."""
+    didl = icy_didl("@@").encode().replace(b"@@", title)
+    wire = b'EVENT 4 7 Metatext "' + ohnet_to_xml_escaped(didl) + b'"\r\nEVENT 2 3 Volume "40"\r\n'
+    messages = [parse_device_line(m) for m in _frame(wire, step) if m]
+    assert len(messages) == 2, messages
+    assert isinstance(messages[0], Event)
+    metatext = messages[0].variables["Metatext"]
+    assert metatext.startswith("<DIDL-Lite")
+    assert metatext.endswith("</DIDL-Lite>")
+    assert shown.replace("\r\n", "\n") in metatext.replace("&lt;", "<").replace("&amp;", "&")
+    assert messages[1] == Event(2, 3, {"Volume": "40"})
+
+
+def test_decoding_never_raises() -> None:
+    # 0xFF: the 3 bytes after it are raw in ohNet, the closing quote too (re-escaped)
+    assert decode_message(b'RESPONSE "\xff\xfe\x80"') == 'RESPONSE "\xff\xfe\x80&quot;'
+    assert decode_message(b"RESPONSE \xa3 \xc3\xa9") == "RESPONSE \xa3 \xe9"
+    assert decode_message(b'ERROR 801 "Caf\xe9" x"', line_mode=True) == 'ERROR 801 "Caf\xe9" x"'
+
+
+def test_a_raw_quote_inside_a_value_breaks_the_framing() -> None:
+    """ohNet writes no raw quote inside a value (but in a raw run): an unterminated one."""
+    framer = MessageFramer()
+    messages = framer.feed(
+        b'EVENT 0 1 Volume "40"\r\nEVENT 1 0 Volume "unterminated\r\nRESPONSE\r\n'
+        b'EVENT 0 4 Volume "44"\r\nEVENT 0 5 Volume "45"\r\n'
+    )
+    assert messages == ['EVENT 0 1 Volume "40"']
+    assert framer.broken is not None
+    assert "raw quote" in framer.broken
+    assert framer.feed(b'RESPONSE "1"\r\n') == []  # nothing after it is trusted

@@ -261,6 +261,13 @@ class LpecConnection:
                 # The wiki: each subscription was revoked with UNSUBSCRIBE first, and ALIVE
                 # follows on this connection. ohNet: BYEBYE alone, and the device is gone
                 # from this connection for good. The listener tells them apart.
+                known = self.alive.get(device)
+                if known is not None and known != udn:
+                    # Not the sub-device that announced itself here: ignore it.
+                    self._bad_lines.warning(
+                        "Ignoring BYEBYE %s %s: ALIVE said %s", device, udn, known
+                    )
+                    return
                 self.alive.pop(device, None)
                 self._listener.on_byebye(device, udn)
             case Unsubscribed(subscription_id=sid):

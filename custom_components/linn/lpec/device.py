@@ -19,7 +19,7 @@ from .lists import parse_channel_list, parse_pin_list
 from .model import EMPTY_SLOT, DeviceState, Pin, RadioPreset
 from .reducers import apply_event
 from .services import ALL_SERVICES, Service
-from .session import LpecSession
+from .session import ALIVE_TIMEOUT, LpecSession
 from .sources import Source
 from .versions import NOT_AVAILABLE_CODES, ServiceVersions, action_version
 
@@ -61,6 +61,7 @@ class LinnDevice:
         port: int = 23,
         *,
         connect_timeout: float = 10.0,
+        alive_timeout: float = ALIVE_TIMEOUT,
         action_timeout: float = 5.0,
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
@@ -88,6 +89,7 @@ class LinnDevice:
             [service.value for service in services],
             self,
             connect_timeout=connect_timeout,
+            alive_timeout=alive_timeout,
             action_timeout=action_timeout,
             keepalive_interval=keepalive_interval,
             keepalive_timeout=keepalive_timeout,

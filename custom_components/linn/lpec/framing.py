@@ -9,16 +9,28 @@ as LF, whatever the device sent.
 Quotes: a `"` opens a value; inside one, a `"` closes it only when a space, a tab or a
 line break follows (the same rule the tokenizer applies, so a backslash-quoted quote or a
 value ending in a backslash stays readable). The firmware escapes quotes inside values
-as `&quot;`, so a raw quote is always a delimiter. Exception: ERROR descriptions are
-written raw, quotes and all, so an ERROR ends at its line end.
+as `&quot;`, so a raw quote is always a delimiter, with one exception ohNet's
+ToXmlEscaped makes: a byte of 0xC0 or more starts a multi-byte character, and the 1-3
+bytes after it (0xC0-0xDF: 1, 0xE0-0xEF: 2, 0xF0 and above: 3) are written raw, whatever
+they are. Valid UTF-8 never has a quote or a line break there; a Latin-1 radio title
+(`Café" Berlin`, é as the one byte 0xE9) does. So inside quotes those bytes are
+content, never a delimiter, here as in ohNet. ERROR descriptions are written raw,
+quotes and all, so an ERROR ends at its line end.
 
-An unterminated quote (a device gone wrong; ohNet never sends one outside ERROR) would
-swallow every message after it. So inside quotes, a line that starts exactly as a device
-message header does (`EVENT <id> <seq> `, `RESPONSE` alone or with a quoted value,
-`ERROR <code> "`, `ALIVE`/`BYEBYE <name> <udn>`, `SUBSCRIBE`/`UNSUBSCRIBE <id>`, in the
-upper case the firmware writes) ends the broken message, which the parser then rejects,
-and starts a new one. A value would have to hold a line that reads exactly like an LPEC
-header to be cut there; metadata and JSON lines start with markup, spaces or text.
+Inside quotes, a line break is always content: a value may hold any text, a line that
+reads like an LPEC header too (a radio station's StreamTitle goes into Metatext raw, so
+a hostile one could otherwise forge BYEBYE, EVENT or RESPONSE). An unterminated quote (a
+device gone wrong; ohNet never sends one outside ERROR) therefore swallows what follows.
+What bounds it: ohNet never writes a raw quote inside a value except in such a raw run,
+so a quote inside a value that neither closes it (a space, tab or line break next) nor
+follows a backslash means the framing is lost: BrokenQuoteError ends the connection
+(after the messages completed before it), and a new session resynchronises, with nothing
+after the broken quote trusted. The next quoted value the device sends finds it; failing
+that, the limit below, or a reply the connection misses meanwhile.
+
+Decoding: a message is UTF-8; bytes that are not (a Latin-1 title) are read as Latin-1,
+never an exception. Raw bytes that followed such a byte inside quotes are re-escaped
+(`"` as `&quot;`, `&` `<` `>` likewise), so the tokenizer reads them as content too.
 
 A message longer than `limit` bytes raises MessageTooLongError: the connection cannot
 tell where the next message starts, so it must end.
@@ -36,18 +48,22 @@ MAX_MESSAGE_BYTES = 1024 * 1024
 _READ_CHUNK = 64 * 1024
 _CR = 0x0D
 _LF = 0x0A
+_QUOTE = 0x22
+_BACKSLASH = 0x5C
 _CLOSERS = frozenset(b" \t\r\n")
 _LINE_MODE_KEYWORD = b"ERROR"
-_HEADER_RE = re.compile(
-    rb'(?:EVENT [0-9]+ [0-9]+[ \r\n]|RESPONSE(?:[\r\n]| ")|ERROR [0-9]+ "'
-    rb"|(?:ALIVE|BYEBYE) [^ \r\n\"]+ [^ \r\n\"]+[\r\n]|(?:UN)?SUBSCRIBE [0-9]+[\r\n])"
-)
-_HEADER_WINDOW = 160
-"""Bytes of a line enough to tell whether it starts with a header (ALIVE with a long UDN)."""
+_IN_QUOTE_RE = re.compile(rb'["\xc0-\xff]')
+"""What matters inside a quoted value: a quote, or a byte that starts a multi-byte run."""
+_SPECIAL_RE = re.compile(rb'["\x80-\xff]')
+_CONTENT_ESCAPES = {'"': "&quot;", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 class MessageTooLongError(LpecConnectionError):
     """A message grew past the limit without ending."""
+
+
+class BrokenQuoteError(LpecConnectionError):
+    """Inside a quoted value, a raw quote that does not close it: the framing is lost."""
 
 
 class MessageFramer:
@@ -61,13 +77,23 @@ class MessageFramer:
         self._in_quote = False
         self._line_mode: bool | None = None
         """True for a message that ends at its line end whatever its quotes (ERROR)."""
+        self.broken: str | None = None
+        """Why the framing broke (a quote); nothing more is framed after it. A text, not
+        the exception: an exception kept here would keep its traceback's buffers."""
 
     def feed(self, data: bytes) -> list[str]:
         """Add bytes; return the messages they complete (blank ones included, as "")."""
+        if self.broken is not None:
+            return []
         self._buffer += data
         messages: list[str] = []
-        while (message := self._next()) is not None:
-            messages.append(message)
+        try:
+            while (message := self._next()) is not None:
+                messages.append(message)
+        except BrokenQuoteError as err:
+            self.broken = str(err)
+            self._buffer = bytearray()
+            return messages
         if not self._buffer:
             self._buffer = bytearray()  # let go of the room a long message took
         elif len(self._buffer) > self._limit:
@@ -96,10 +122,11 @@ class MessageFramer:
         if buffer[end] == _CR and len(buffer) > skip and buffer[skip] == _LF:
             skip += 1
         del buffer[:skip]
+        line_mode = self._line_mode
         self._scan = 0
         self._in_quote = False
         self._line_mode = None
-        text = raw.decode("utf-8", errors="replace")
+        text = decode_message(raw, bool(line_mode))
         return text.replace("\r\n", "\n").replace("\r", "\n")
 
     def _line_end(self) -> int | None:
@@ -114,21 +141,26 @@ class MessageFramer:
         size = len(buffer)
         while position < size:
             if self._in_quote:
-                quote = buffer.find(b'"', position)
-                broken, position = self._header_inside(position, quote if quote >= 0 else size)
-                if broken is not None:
-                    return broken
-                if position < (quote if quote >= 0 else size):
-                    break  # wait for the rest of a line that may be a header
-                if quote < 0:
+                found = _IN_QUOTE_RE.search(buffer, position)
+                if found is None:
                     position = size
                     break
-                if quote + 1 >= size:
-                    position = quote  # what follows decides: wait for it
+                at = found.start()
+                if buffer[at] != _QUOTE:
+                    after = at + 1 + _raw_after(buffer[at])
+                    if after > size:
+                        position = at  # the raw bytes after it are not all here yet
+                        break
+                    position = after
+                    continue
+                if at + 1 >= size:
+                    position = at  # what follows decides: wait for it
                     break
-                position = quote + 1
-                if buffer[quote + 1] in _CLOSERS:
+                position = at + 1
+                if buffer[at + 1] in _CLOSERS:
                     self._in_quote = False
+                elif at == 0 or buffer[at - 1] != _BACKSLASH:
+                    raise BrokenQuoteError(f"a raw quote inside a value at byte {at}")
                 continue
             quote = buffer.find(b'"', position)
             end = _line_break(buffer, position, quote if quote >= 0 else size)
@@ -142,30 +174,56 @@ class MessageFramer:
         self._scan = position
         return None
 
-    def _header_inside(self, start: int, stop: int) -> tuple[int | None, int]:
-        """Look for a line inside the open quote, in [start, stop), that starts a message.
 
-        Returns (where the broken message ends, None if nowhere; where scanning may
-        resume: `stop` once every line break before it was judged).
-        """
-        buffer = self._buffer
-        size = len(buffer)
-        position = start
-        while (brk := _line_break(buffer, position, stop)) is not None:
-            line = brk + 1
-            if buffer[brk] == _CR and line < size and buffer[line] == _LF:
-                line += 1
-            window_end = min(size, line + _HEADER_WINDOW)
-            if _HEADER_RE.match(buffer, line, window_end):
-                return brk, brk
-            if (
-                window_end == size
-                and _line_break(buffer, line, size) is None
-                and (size - line < _HEADER_WINDOW)
-            ):
-                return None, brk  # not enough of the next line yet
-            position = line
-        return None, stop
+def _raw_after(byte: int) -> int:
+    """How many bytes ohNet's ToXmlEscaped writes raw after `byte` (0 below 0xC0)."""
+    if byte >= 0xF0:
+        return 3
+    if byte >= 0xE0:
+        return 2
+    if byte >= 0xC0:
+        return 1
+    return 0
+
+
+def decode_message(raw: bytes, line_mode: bool = False) -> str:
+    """Decode one message: UTF-8, or Latin-1 where it is not; never raises.
+
+    Inside quotes (not in a line-mode ERROR), the raw bytes after a byte of 0xC0 or more
+    that do not form UTF-8 come out Latin-1 and re-escaped, so they stay content.
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    parts: list[str] = []
+    in_quote = False
+    position = 0
+    size = len(raw)
+    while position < size:
+        found = _SPECIAL_RE.search(raw, position)
+        stop = size if found is None else found.start()
+        parts.append(raw[position:stop].decode("ascii"))
+        if found is None:
+            break
+        byte = raw[stop]
+        if byte == _QUOTE:
+            parts.append('"')
+            if not in_quote:
+                in_quote = not line_mode
+            elif stop + 1 >= size or raw[stop + 1] in _CLOSERS:
+                in_quote = False
+            position = stop + 1
+            continue
+        run = raw[stop : stop + 1 + _raw_after(byte)]
+        try:
+            parts.append(run.decode("utf-8"))
+        except UnicodeDecodeError:
+            if not in_quote:
+                run = run[:1]
+            parts.append("".join(_CONTENT_ESCAPES.get(c, c) for c in run.decode("latin-1")))
+        position = stop + len(run)
+    return "".join(parts)
 
 
 def _line_break(buffer: bytearray, start: int, stop: int) -> int | None:
@@ -207,11 +265,15 @@ class MessageReader:
     async def read(self) -> str | None:
         """The next message (without its line break); None once the device closed.
 
-        Raises MessageTooLongError, or OSError from the socket.
+        Raises MessageTooLongError or BrokenQuoteError (after the messages before it),
+        or OSError from the socket.
         """
         while not self._ready:
+            if self._framer.broken is not None:
+                raise BrokenQuoteError(self._framer.broken)
             data = await self._reader.read(_READ_CHUNK)
             if not data:
                 return None
             self._ready.extend(self._framer.feed(data))
+            del data  # the framer copied it: not held while waiting for the next chunk
         return self._ready.popleft()

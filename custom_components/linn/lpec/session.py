@@ -27,6 +27,9 @@ DEVICE_NOT_FOUND = 111
 """The sub-device is gone from this session (ohNet, after BYEBYE): a new one is needed."""
 ALREADY_SUBSCRIBED = 401
 DS = "Ds"
+ALIVE_TIMEOUT = 1.0
+"""Seconds to wait for ALIVE on a new session: ohNet says it at once, or never (a device
+disabled when the session began; reference: DviSessionLpec announces only at its start)."""
 
 
 class SessionHandler(Protocol):
@@ -54,6 +57,7 @@ class LpecSession:
         handler: SessionHandler,
         *,
         connect_timeout: float = 10.0,
+        alive_timeout: float = ALIVE_TIMEOUT,
         action_timeout: float = 5.0,
         keepalive_interval: float = 30.0,
         keepalive_timeout: float = 5.0,
@@ -66,6 +70,7 @@ class LpecSession:
         self._services = tuple(services)
         self._handler = handler
         self.connect_timeout = connect_timeout
+        self.alive_timeout = min(alive_timeout, connect_timeout)
         self.action_timeout = action_timeout
         self._keepalive_interval = keepalive_interval
         self._keepalive_timeout = keepalive_timeout
@@ -151,16 +156,20 @@ class LpecSession:
             if isinstance(err, LpecTimeoutError):
                 raise
             if phase[0] == "connecting":
-                reason = "no ALIVE: is the device at its LPEC session limit?"
-            else:
-                reason = "subscribing to its services took too long"
+                raise LpecTimeoutError(
+                    f"{self.host}:{self.port} sent no ALIVE within {self.alive_timeout}s"
+                    " (disabled when the session began, or at its LPEC session limit?)"
+                ) from None
             raise LpecTimeoutError(
                 f"{self.host}:{self.port} did not become ready within"
-                f" {self.connect_timeout}s ({reason})"
+                f" {self.connect_timeout}s (subscribing to its services took too long)"
             ) from None
 
     async def _open_and_subscribe(self, phase: list[str]) -> LpecConnection:
-        conn = await LpecConnection.open(self.host, self.port, self)
+        # ohNet announces a device only when a session starts, and not one disabled then:
+        # no ALIVE soon means none will come on this session; a new one is the way back.
+        async with asyncio.timeout(self.alive_timeout):
+            conn = await LpecConnection.open(self.host, self.port, self)
         phase[0] = "subscribing"
         try:
             await conn.settle(self._settle_timeout)
@@ -225,13 +234,19 @@ class LpecSession:
     async def _supervise(self) -> None:
         while not self._closing:
             await self._lost.wait()
+            spent = 0.0
             while not self._closing:
-                delay = self._backoff.next_delay()
+                # The backoff spaces the attempts' starts: a failed attempt's own wait
+                # (for ALIVE) counts, so recovery after the device returns stays within
+                # reconnect_max of it.
+                delay = max(0.0, self._backoff.next_delay() - spent)
                 _LOGGER.debug("Reconnecting to %s in %.2fs", self.host, delay)
                 await asyncio.sleep(delay)
+                started = asyncio.get_running_loop().time()
                 try:
                     conn = await self._open()
                 except LpecError as err:
+                    spent = asyncio.get_running_loop().time() - started
                     _LOGGER.debug("Reconnect to %s failed: %s", self.host, err)
                     continue
                 except Exception:
@@ -308,6 +323,7 @@ class LpecSession:
         line = format_action(path, version, name, tuple(args))
         deadline = asyncio.get_running_loop().time() + limit
         min_values = out_arguments(path, name)
+        resent = False
         while True:
             conn = await self._connection(deadline)
             try:
@@ -316,10 +332,21 @@ class LpecSession:
                 # e.g. queued behind a command whose reply was lost: that connection
                 # closed before this line was written, so the next one may carry it.
                 continue
-            break
-        if isinstance(reply, Error):
-            if reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
+            if (
+                isinstance(reply, Error)
+                and reply.code == DEVICE_NOT_FOUND
+                and path.startswith(f"{DS}/")
+            ):
                 self._device_gone(conn, f"ACTION {path} {name}")
+                if not resent:
+                    # ohNet answers 111 before it invokes anything: the action did not
+                    # run, so it goes once more, on the new session (within its deadline).
+                    resent = True
+                    continue
+            break
+        # A command in flight when the connection ends (BYEBYE, a lost reply) raises
+        # LpecConnectionError: it may have run, so it is not sent again.
+        if isinstance(reply, Error):
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):
             raise LpecProtocolError(f"unexpected reply to ACTION {path} {name}: {reply}")
