@@ -29,44 +29,15 @@ from custom_components.linn.guard.engine import (
 )
 from custom_components.linn.guard.pending import PendingStatus
 
+from .calls import asked, call, check_audit_invariant
 from .conftest import ADMIN, ALICE, BOB, GUEST, NOBODY, SPECS, FakeClock, Player, PlayerHandler
-
-
-async def call(
-    guard: Guard,
-    player: Player,
-    tool: str,
-    arguments: Mapping[str, object] | None = None,
-    *,
-    caller: Caller = ALICE,
-    turn: Turn | None = None,
-    call_id: str | None = None,
-) -> GuardResult:
-    return await guard.run(
-        ToolCall(
-            tool, dict(arguments or {}), caller, turn or Turn("c1", 1, "do it", "en"), call_id
-        ),
-        PlayerHandler(tool, player) if tool in SPECS else None,
-    )
-
-
-def asked(guard: Guard, turn: Turn) -> Turn:
-    """The turn after one whose tool results carried every open request (the chat log asked)."""
-    return replace(turn, asked=frozenset(r.request_id for r in guard.pending.open_requests()))
 
 
 @pytest.fixture(autouse=True)
 def _audit_invariant(guard: Guard) -> Iterator[None]:
     """attempts = outcomes = records (or counted ones), and the chain verifies, after every test."""
     yield
-    summaries = [r for r in guard.audit.records if r.tool == "refused_calls"]
-    counted = sum(r.arguments["count"] for r in summaries)
-    assert guard.unrecorded_attempts == counted + sum(
-        sum(c.values()) for c in guard._uncounted.values()
-    )
-    assert guard.attempts == guard.audit.total - len(summaries) + guard.unrecorded_attempts
-    assert guard.audit.total == len(guard.audit.records)
-    guard.audit.verify()
+    check_audit_invariant(guard)
 
 
 async def test_allowed_call_runs_and_is_audited(guard: Guard, player: Player) -> None:
@@ -191,7 +162,9 @@ async def test_volume_above_soft_limit_needs_the_users_yes_next_turn(
 
 async def test_german_yes_confirms(guard: Guard, player: Player) -> None:
     player.volume = 50
-    await call(guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 1, "lauter", "de"))
+    await call(
+        guard, player, "set_volume", {"volume": 65}, turn=Turn("c1", 1, "lauter, auf 65", "de")
+    )
     done = await call(
         guard,
         player,
@@ -209,7 +182,7 @@ async def test_german_yes_confirms(guard: Guard, player: Player) -> None:
         (ALICE, Turn("c2", 2, "yes"), False),  # another conversation
         (ALICE, Turn("c1", 2, "sure, and make it 100"), False),  # not just an answer
         (ALICE, Turn("c1", 3, "yes"), False),  # not the next turn
-        (ALICE, Turn("c1", 2, "yes"), True),  # different arguments: a new request
+        (ALICE, Turn("c1", 2, "yes"), True),  # different arguments: not what was asked
     ],
 )
 async def test_a_yes_that_does_not_fit_executes_nothing(
@@ -221,7 +194,8 @@ async def test_a_yes_that_does_not_fit_executes_nothing(
     result = await call(
         guard, player, "set_volume", {"volume": volume}, caller=caller, turn=asked(guard, turn)
     )
-    assert result.outcome is Outcome.PENDING
+    # no yes to this request, and the words ask for no volume: nothing runs, nothing asks
+    assert result.outcome is Outcome.DENIED
     assert player.volume == 50
 
 
@@ -245,31 +219,43 @@ async def test_a_yes_in_a_new_chat_log_under_the_same_id_confirms_nothing(
         {"volume": 65},
         turn=Turn("kitchen", 2, "yes", asked=frozenset()),
     )
-    assert result.outcome is Outcome.PENDING  # asked afresh, in this chat log
-    assert result.request_id != first.request_id
+    assert result.outcome is Outcome.DENIED  # no answer, and "yes" asks for nothing
     assert player.volume == 50
     old = guard.pending.get(first.request_id or "")
     assert old is not None
     assert old.status is PendingStatus.DENIED  # lapsed
+    # asked afresh in this chat log
+    again = await call(
+        guard, player, "set_volume", {"volume": 65}, turn=Turn("kitchen", 3, "volume 65")
+    )
+    assert again.outcome is Outcome.PENDING
     # the old log's id of the request does not count in another chat log either
     other_log = await call(
         guard,
         player,
         "set_volume",
         {"volume": 65},
-        turn=replace(asked(guard, Turn("kitchen", 3, "yes")), log_id="another log"),
+        turn=replace(asked(guard, Turn("kitchen", 4, "yes")), log_id="another log"),
     )
-    assert other_log.outcome is Outcome.PENDING
+    assert other_log.outcome is Outcome.DENIED
     assert player.volume == 50
-    # a yes in the log that asked (the request it just opened), about that request, works
+    # a yes in the log that asked, about that request, works
+    await call(
+        guard,
+        player,
+        "set_volume",
+        {"volume": 65},
+        turn=Turn("kitchen", 5, "volume 65", log_id="another log"),
+    )
     done = await call(
         guard,
         player,
         "set_volume",
         {"volume": 65},
-        turn=replace(asked(guard, Turn("kitchen", 4, "yes")), log_id="another log"),
+        turn=replace(asked(guard, Turn("kitchen", 6, "yes")), log_id="another log"),
     )
     assert done.outcome is Outcome.APPROVED
+    assert player.volume == 65
 
 
 async def test_no_refuses_the_request(guard: Guard, player: Player) -> None:
@@ -402,12 +388,6 @@ async def test_whats_playing_skip_it_works(guard: Guard, player: Player) -> None
     result = await call(guard, player, "next", turn=turn)
     assert result.outcome is Outcome.ALLOWED
     assert player.track == 2
-
-
-async def test_taint_ends_with_the_turn(guard: Guard, player: Player) -> None:
-    await call(guard, player, "get_state", turn=Turn("c1", 1, "what's playing?"))
-    result = await call(guard, player, "standby", turn=Turn("c1", 2, "ok good night"))
-    assert result.outcome is Outcome.ALLOWED
 
 
 async def test_old_conversations_taint_is_forgotten(

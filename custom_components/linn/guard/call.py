@@ -39,6 +39,9 @@ class Turn:
     index: int = 0
     utterance: str | None = None
     language: str | None = None
+    previous_utterance: str | None = None
+    """The user's raw text of the turn before in this chat log: a short answer ("the
+    kitchen", "try again") goes on with that request."""
     log_id: str | None = None
     """The chat log instance (Home Assistant may reuse its conversation id for a new one)."""
     asked: frozenset[str] = frozenset()

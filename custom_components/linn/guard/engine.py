@@ -31,7 +31,14 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import AgentSettings, PlayerSettings
 from .untrusted import clean_text
-from .utterance import Answer, match_answer, utterance_allows_volume, utterance_asks_for
+from .utterance import (
+    Answer,
+    match_answer,
+    request_text,
+    utterance_allows_volume,
+    utterance_asks_for,
+    volume_numbers,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -69,6 +76,14 @@ MSG_FORGED = "Denied: this answer did not come from the request's own notificati
 MSG_NOT_ASKED = "Denied: device text was read this turn and the user did not ask for this"
 MSG_NOT_THIS_VOLUME = (
     "Denied: device text was read this turn and the user did not ask for this volume"
+)
+MSG_NOT_ASKED_CONVERSATION = (
+    "Denied: device text was read in this conversation and the user did not ask for this"
+)
+MSG_NOT_ASKED_WORDS = "Denied: the user's own words do not ask for this"
+MSG_NOT_THIS_VOLUME_WORDS = "Denied: the user's own words do not ask for this volume"
+MSG_SAY_THE_VOLUME = (
+    "Denied: this volume needs the user's yes; the user must say the level they want"
 )
 MSG_ASK_AGAIN = (
     "Denied: device text was read this turn; the user must ask for this again in a new turn"
@@ -317,11 +332,11 @@ class Guard:
         if spec.user_words_only and (denial := self._user_words_denial(spec, call)) is not None:
             return self._finish(attempt, Outcome.DENIED, denial)
         if spec.changes_state:
-            answered = self._answer_pending(attempt, call)
+            answered = self._answer_pending(
+                attempt, call, lambda: self._decide(spec, handler, arguments, call, attempt)
+            )
             if isinstance(answered, GuardResult):
                 return answered
-            if answered is not None and self._turned_off(spec, call, attempt):
-                return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
             if answered is None:
                 policy = self._decide(spec, handler, arguments, call, attempt)
                 if policy is Policy.DENY:
@@ -413,12 +428,17 @@ class Guard:
     # --- confirmation by the user's next utterance -----------------------------------
 
     def _answer_pending(
-        self, attempt: _Attempt, call: ToolCall
+        self, attempt: _Attempt, call: ToolCall, policy_now: Callable[[], Policy]
     ) -> PendingRequest | GuardResult | None:
         """An open request for exactly this call: confirmed, still waiting, refused, or lapsed.
 
         Returns the request when the user's raw utterance in the next turn said yes, a
         result when the call must stop here, None when there is no such request.
+
+        A yes answers the request as it was asked; the policy as it is now (`policy_now`:
+        the owner's options, the soft limit, the risk signals) may have become stricter
+        while it waited, and the stricter one holds: turned off, the yes runs nothing;
+        needing an administrator now, the yes becomes a request for one.
         """
         request = self.pending.find_open(
             call.caller.user_id, call.turn.conversation_id, attempt.tool, attempt.args_hash
@@ -433,6 +453,13 @@ class Guard:
         # this very chat log asked about it (not a new log under a reused conversation id)
         asked = request.request_id in call.turn.asked and request.log_id == call.turn.log_id
         if call.turn.index == request.turn + 1 and answer is Answer.YES and asked:
+            if (now := policy_now()) > Policy.CONFIRM:
+                taken = self.pending.take(request.request_id, approve=False)
+                self._resolved(taken, Outcome.DENIED, call.caller)
+                attempt.notes.append(f"request {taken.request_id}: the policy is stricter now")
+                if now is Policy.DENY:
+                    return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF, request=taken)
+                return self._open_request(attempt, now, attempt.arguments)
             taken = self.pending.take(request.request_id, approve=True)
             attempt.notes.append("confirmed by the user")
             self._resolved(taken, Outcome.APPROVED, call.caller)
@@ -497,33 +524,54 @@ class Guard:
         call: ToolCall,
         policy: Policy,
     ) -> str | None:
-        """Why a change after this turn read device text must not run or ask, if so.
+        """Why a change the model makes must not run or ask, if so.
 
-        Device text could have caused the call. Unless the user's own words ask for this
-        kind of action, it is refused. A call the user did ask for but that needs a yes or
-        an admin is refused too: its arguments may still come from the text, and a
-        request raised by device text is the approval flood an attacker wants. Neither
-        becomes a pending request; the user can ask again in a turn of their own. A volume
-        must also follow the user's words: a number they said, or the direction they
-        asked for.
+        Every change a model makes rests on the user's own words of this turn (or, for a
+        short answer such as "the kitchen", of the turn before): they must ask for this
+        kind of action in a clause that is no question; a name the call targets (a source)
+        only narrows it. The model's request carries names no user chose (player, area and
+        entity names, which devices report), so no turn is trusted blindly. A volume must
+        follow the words: a volume the user said, or the direction they asked for.
+
+        After a read brought device text in, in this turn or an earlier one of the
+        conversation, that text stays in the model's context. In the turn that read it, a
+        change that needs a yes or an admin is refused (its arguments may come from the
+        text; a request raised by device text is the approval flood an attacker wants);
+        the user can ask again in a turn of their own. In any turn, such a change may ask
+        only for a volume the user said, not one picked in the direction they asked for.
+
+        A tool with no action kind (another API's) has no words to check: it is refused
+        in a conversation that read device text when its spec says so.
         """
-        tainted = self.is_tainted(call.caller, call.turn) or (
-            spec.conversation_taint and self._conversation_read_text(call.turn)
-        )
-        if not tainted:
+        read_here = self.is_tainted(call.caller, call.turn)
+        read_before = self._conversation_read_text(call.turn)
+        turn = call.turn
+        if spec.action is None:
+            if read_here or (spec.conversation_taint and read_before):
+                return MSG_NOT_ASKED if read_here else MSG_NOT_ASKED_CONVERSATION
             return None
-        if not utterance_asks_for(
-            call.turn.utterance, spec.action or "", handler.utterance_terms(arguments)
-        ):
-            return MSG_NOT_ASKED
-        if policy is not Policy.ALLOW:
-            return MSG_ASK_AGAIN
+        if turn.utterance is None and not (read_here or read_before):
+            return None  # no chat log (a direct call): there are no words to check
+        words = request_text(turn.utterance, turn.previous_utterance, turn.language)
+        tainted = read_here or read_before
+        if not utterance_asks_for(words, spec.action, handler.utterance_terms(arguments)):
+            if read_here:
+                return MSG_NOT_ASKED
+            return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
         facts = handler.risk_facts(arguments)
-        if facts.volume_target is not None and not utterance_allows_volume(
-            call.turn.utterance, facts.volume_target, facts.volume_current
+        volume = facts.volume_target
+        if volume is not None and not utterance_allows_volume(
+            words, volume, facts.volume_current
         ):
             # "turn it down" must not become the text's "set the volume to 48"
-            return MSG_NOT_THIS_VOLUME
+            return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
+        if policy is Policy.ALLOW:
+            return None
+        if read_here:
+            return MSG_ASK_AGAIN
+        if volume is not None and volume not in volume_numbers(words):
+            # "louder" may not become a question about 90: the user says the level
+            return MSG_SAY_THE_VOLUME
         return None
 
     def _open_request(

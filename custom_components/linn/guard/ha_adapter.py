@@ -256,10 +256,12 @@ def current_turn(language: str | None) -> Turn:
         if isinstance(c, ToolResultContent) and "request_id" in c.result.data
     )
     last = chat_log.content[users[-1]] if users else None
+    before = chat_log.content[users[-2]] if len(users) >= 2 else None
     return Turn(
         chat_log.conversation_id,
         index=len(users),
         utterance=last.content if isinstance(last, UserContent) else None,
+        previous_utterance=before.content if isinstance(before, UserContent) else None,
         language=language,
         log_id=_log_id(chat_log.content[users[0]]) if users else None,
         asked=asked,
