@@ -168,7 +168,9 @@ async def async_decide(
         requester = await async_caller(hass, Context(user_id=request.user_id))
         if (definition := tool_definition(request.tool)) is not None:
             conversation = request.conversation_id or f"user:{request.user_id}"
-            handler = LinnHandler(hass, definition, None, runtime, conversation)
+            handler = LinnHandler(
+                hass, definition, None, runtime, conversation, entity_ids=request.entity_ids
+            )
     return await runtime.guard.resolve(
         request_id,
         approver=approver,

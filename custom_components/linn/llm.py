@@ -20,7 +20,7 @@ from .guard import InvalidArgument, RiskFacts, ToolCall, ToolFailure
 from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
 from .llm_players import Player, async_players, control_state, state_result
 from .llm_schemas import schema_for_players, tool_schema
-from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef
+from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
 
 PREFIX = f"{DOMAIN}__"
@@ -47,8 +47,11 @@ class LinnHandler:
         assistant: str | None,
         runtime: GuardRuntime,
         conversation: str,
+        entity_ids: tuple[str, ...] | None = None,
     ) -> None:
+        """`entity_ids`: the players an approved request was made for (bind_players)."""
         self.hass = hass
+        self.entity_ids = entity_ids
         self.definition = definition
         self.assistant = assistant
         self.runtime = runtime
@@ -77,6 +80,8 @@ class LinnHandler:
         schema = tool_schema(self.definition, facts)
         if not isinstance(arguments, Mapping):
             raise InvalidArgument("arguments must be an object")
+        if self.entity_ids is not None:
+            arguments = bind_players(arguments, self.entity_ids, ctx.players)
         try:
             validated: dict[str, Any] = schema(dict(arguments))
         except probatio.Invalid as err:

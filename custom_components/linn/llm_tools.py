@@ -77,6 +77,30 @@ class CallContext:
         raise InvalidArgument(f"{key} must be one of the listed players")
 
 
+def bind_players(
+    arguments: Mapping[str, Any], entity_ids: tuple[str, ...], players: list[Player]
+) -> dict[str, Any]:
+    """The arguments with their player names taken from these entity ids, in order.
+
+    An approved request runs on the players it targeted when it was made: `player` is
+    the first entity id, `members` (join) the rest. A player's name may have changed
+    since (a device reports its room name), and another player may have taken it; the
+    entity id stays. InvalidArgument when a player is gone.
+    """
+    by_id = {player.entity_id: player.name for player in players}
+    names = [by_id.get(entity_id) for entity_id in entity_ids]
+    if not names or None in names:
+        raise InvalidArgument("Invalid: the request's player is not available")
+    bound = dict(arguments)
+    if "player" in bound:
+        bound["player"] = names[0]
+    if "members" in bound:
+        if len(names) != 1 + len(bound["members"]):
+            raise InvalidArgument("Invalid: the request's players are not available")
+        bound["members"] = names[1:]
+    return bound
+
+
 @dataclass(frozen=True, slots=True)
 class SchemaFacts:
     """Everything a tool's schema and its error hints depend on, from the live players.

@@ -8,7 +8,18 @@ from typing import Any
 from hypothesis import given, strategies as st
 import pytest
 
-from custom_components.linn.guard import AuditLog, AuditRecord, ChainError, Outcome, verify_chain
+from custom_components.linn.guard import (
+    AuditLog,
+    AuditRecord,
+    ChainError,
+    Guard,
+    Outcome,
+    Turn,
+    verify_chain,
+)
+
+from .calls import call, check_audit_invariant
+from .conftest import ALICE, SPECS, FakeClock, Player
 
 
 def _log(count: int, max_records: int = 100) -> AuditLog:
@@ -98,11 +109,13 @@ def test_a_rebuilt_record_with_a_fresh_hash_still_breaks_the_next_link() -> None
     assert err.value.index == 3
 
 
-def _append(log: AuditLog, user: str | None, outcome: Outcome = Outcome.ALLOWED) -> AuditRecord:
+def _append(
+    log: AuditLog, user: str | None, outcome: Outcome = Outcome.ALLOWED, *, read: bool = False
+) -> AuditRecord:
     return log.append(
-        ts="2026-10-01T12:00:00+00:00", outcome=outcome, tool="next", user_id=user,
-        agent_id=None, conversation_id=None, arguments={}, args_hash="", reason="ok",
-        latency_ms=0.0,
+        ts="2026-10-01T12:00:00+00:00", outcome=outcome, tool="get_state" if read else "next",
+        user_id=user, agent_id=None, conversation_id=None, arguments={}, args_hash="",
+        reason="ok", latency_ms=0.0, read=read,
     )  # fmt: skip
 
 
@@ -143,3 +156,42 @@ def test_a_record_deleted_inside_the_kept_log_is_still_detected() -> None:
     del data["records"][2]
     with pytest.raises(ChainError):
         AuditLog.load(data, 3, 3)
+
+
+def test_reads_have_their_own_quota_and_never_drop_a_change() -> None:
+    log = AuditLog(max_records=10, max_refusals=5, max_reads=20)
+    change = _append(log, "alice")
+    reads = [_append(log, "alice", read=True) for _ in range(1000)]
+    kept = log.records
+    assert change in kept
+    assert reads[-20:] == [r for r in kept if r.read]
+    assert log.verify() == 21
+    restored = AuditLog.load(json.loads(json.dumps(log.to_dict())), 10, 5, 20)
+    assert restored.head == log.head
+    assert [r.read for r in restored.records].count(True) == 20
+    # changes still rotate only changes: the newest reads stay
+    for _ in range(30):
+        _append(log, "alice")
+    assert len([r for r in log.records if r.read]) == 20
+
+
+def test_a_read_flag_changed_afterwards_is_detected() -> None:
+    log = AuditLog()
+    _append(log, "alice", read=True)
+    data = log.to_dict()
+    data["records"][0]["read"] = False  # moved into the change quota to push changes out
+    with pytest.raises(ChainError):
+        AuditLog.load(data)
+
+
+async def test_a_members_reads_never_rotate_their_change_out_of_the_log(
+    clock: FakeClock, player: Player
+) -> None:
+    guard = Guard(SPECS, clock=clock, audit_max_records=50, reads_per_minute=1000)
+    player.volume = 20
+    change = await call(guard, player, "set_volume", {"volume": 40}, caller=ALICE)
+    assert change.outcome is Outcome.ALLOWED
+    for i in range(50):
+        await call(guard, player, "get_state", caller=ALICE, turn=Turn(f"r{i}", 1, "status"))
+    assert change.record in guard.audit.records
+    check_audit_invariant(guard)

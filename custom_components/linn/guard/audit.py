@@ -3,11 +3,12 @@
 Each record's hash covers the previous record's hash and its own canonical content, so
 changing, inserting or deleting a record breaks the chain from there on.
 
-Retention is per user, with refusals apart: each user (the unidentified caller counts as
-one) keeps their newest `max_records` records and, separately, their newest
-`max_refusals` refused attempts (denied, invalid, rate limited). One user's volume drops
-only that user's own oldest records of the same kind, never anyone else's, and a user's
-calls never drop their own refusals. A dropped record leaves a gap: the hashes at both ends
+Retention is per user, in three kinds kept apart: each user (the unidentified caller
+counts as one) keeps their newest `max_records` records of changes (and decisions), their
+newest `max_reads` records of reads, and their newest `max_refusals` refused attempts
+(denied, invalid, rate limited). One user's volume drops only that user's own oldest
+records of the same kind, never anyone else's: cheap reads never drop a change's record,
+and no call drops a refusal. A dropped record leaves a gap: the hashes at both ends
 are kept, so the records around it still verify; gaps at the start fold into the anchor.
 """
 
@@ -27,6 +28,8 @@ DEFAULT_MAX_RECORDS = 1000
 """Per user: their newest records other than refusals."""
 DEFAULT_MAX_REFUSALS = 500
 """Per user: their newest refused attempts, kept apart from their other records."""
+DEFAULT_MAX_READS = 500
+"""Per user: their newest reads that ran, kept apart from their changes."""
 REFUSALS = frozenset({Outcome.DENIED, Outcome.INVALID, Outcome.RATE_LIMITED})
 """Outcomes in which the guard turned an attempt away."""
 
@@ -61,6 +64,8 @@ class AuditRecord:
     hash: str = field(default="")
     attempt_id: str | None = None
     """The id of the write-ahead entry of a change (None for anything else)."""
+    read: bool = False
+    """The attempt was a read (its own retention quota, apart from changes)."""
 
     def content(self) -> dict[str, Any]:
         """Everything the hash covers (all but the hash itself)."""
@@ -68,6 +73,8 @@ class AuditRecord:
         data.pop("hash")
         if self.attempt_id is None:  # records from before the field hash as they did
             data.pop("attempt_id")
+        if not self.read:  # likewise
+            data.pop("read")
         data["outcome"] = str(self.outcome)
         data["entity_ids"] = list(self.entity_ids)
         return data
@@ -76,6 +83,13 @@ class AuditRecord:
     def refusal(self) -> bool:
         """The guard turned the attempt away (kept apart from the user's other records)."""
         return self.outcome in REFUSALS
+
+    @property
+    def kind(self) -> str:
+        """Which of the user's quotas keeps it: refusal, read or change."""
+        if self.refusal:
+            return REFUSAL
+        return READ if self.read else CHANGE
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -101,6 +115,7 @@ class AuditRecord:
             prev_hash=str(data["prev_hash"]),
             hash=str(data["hash"]),
             attempt_id=data.get("attempt_id"),
+            read=bool(data.get("read", False)),
         )
 
 
@@ -156,8 +171,11 @@ def verify_chain(
     return count
 
 
-type Bucket = tuple[str | None, bool]
-"""Whose records, and whether they are refusals: each has its own quota."""
+REFUSAL = "refusal"
+READ = "read"
+CHANGE = "change"
+type Bucket = tuple[str | None, str]
+"""Whose records, and of which kind (refusal, read, change): each has its own quota."""
 
 
 class AuditLog:
@@ -167,11 +185,13 @@ class AuditLog:
         self,
         max_records: int = DEFAULT_MAX_RECORDS,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
+        max_reads: int = DEFAULT_MAX_READS,
     ) -> None:
-        if max_records < 1 or max_refusals < 1:
+        if min(max_records, max_refusals, max_reads) < 1:
             raise ValueError("a quota keeps at least one record")
         self.max_records = max_records
         self.max_refusals = max_refusals
+        self.max_reads = max_reads
         self.anchor = GENESIS
         """The hash before the first kept record (of the last record dropped at the start)."""
         self._records: dict[int, AuditRecord] = {}
@@ -224,9 +244,10 @@ class AuditLog:
     def _keep(self, record: AuditRecord) -> None:
         self._records[record.seq] = record
         self._stored[record.seq] = record.to_dict()
-        bucket = self._buckets.setdefault((record.user_id, record.refusal), deque())
+        kind = record.kind
+        bucket = self._buckets.setdefault((record.user_id, kind), deque())
         bucket.append(record.seq)
-        quota = self.max_refusals if record.refusal else self.max_records
+        quota = {REFUSAL: self.max_refusals, READ: self.max_reads}.get(kind, self.max_records)
         while len(bucket) > quota:  # never the new record: a quota keeps at least one
             self._drop(bucket.popleft())
 
@@ -268,9 +289,10 @@ class AuditLog:
         data: Mapping[str, Any],
         max_records: int = DEFAULT_MAX_RECORDS,
         max_refusals: int = DEFAULT_MAX_REFUSALS,
+        max_reads: int = DEFAULT_MAX_READS,
     ) -> AuditLog:
         """Restore and verify; ChainError if the stored log was tampered with."""
-        log = cls(max_records, max_refusals)
+        log = cls(max_records, max_refusals, max_reads)
         log.anchor = str(data.get("anchor", GENESIS))
         records = [AuditRecord.from_dict(item) for item in data.get("records", [])]
         for gap in (Gap.from_list(item) for item in data.get("gaps", [])):

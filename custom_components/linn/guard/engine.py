@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
 import logging
 import math
@@ -17,7 +17,14 @@ import secrets
 import time
 from typing import Any, Protocol
 
-from .audit import DEFAULT_MAX_RECORDS, DEFAULT_MAX_REFUSALS, REFUSALS, AuditLog, AuditRecord
+from .audit import (
+    DEFAULT_MAX_READS,
+    DEFAULT_MAX_RECORDS,
+    DEFAULT_MAX_REFUSALS,
+    REFUSALS,
+    AuditLog,
+    AuditRecord,
+)
 from .breaker import CircuitBreaker
 from .call import Caller, ToolCall, Turn
 from .canonical import args_hash
@@ -58,6 +65,10 @@ REFUSED_CALLS_PER_WINDOW = 120
 """After 120 refused calls in 10 minutes, a user's calls are refused at once until the
 window frees. A model misled by device text cannot get there (a conversation may make 60
 calls in 10 minutes); a client flooding the tools directly (an MCP client) does."""
+CONVERSATION_WINDOW = 600.0
+USER_CONVERSATIONS = 2
+"""By default one user may make two conversations' worth of tool calls in 10 minutes over
+all their conversations: starting a new conversation does not reset a user's limit."""
 DECISIONS_PER_MINUTE = 20
 """Approvals and denials one user may send a minute (an admin answers a handful)."""
 
@@ -88,6 +99,7 @@ MSG_SAY_THE_VOLUME = (
 MSG_ASK_AGAIN = (
     "Denied: device text was read this turn; the user must ask for this again in a new turn"
 )
+MSG_OTHER_PLAYER = "Denied: the request's player is no longer the one it was made for"
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
 MSG_NOT_RECORDED = "Failed: the guard could not record the call, so it did not run it"
@@ -215,9 +227,11 @@ class Guard:
         writes_per_minute: int = 20,
         reads_per_minute: int = 60,
         calls_per_conversation: int = 60,
+        calls_per_user: int | None = None,
         pending_expiry: timedelta = timedelta(minutes=5),
         audit_max_records: int = DEFAULT_MAX_RECORDS,
         audit_max_refusals: int = DEFAULT_MAX_REFUSALS,
+        audit_max_reads: int = DEFAULT_MAX_READS,
         refusals_per_window: int = REFUSALS_PER_WINDOW,
         refused_calls_per_window: int = REFUSED_CALLS_PER_WINDOW,
         decisions_per_minute: int = DECISIONS_PER_MINUTE,
@@ -228,7 +242,7 @@ class Guard:
         self.quiet_hours = quiet_hours
         self.soft_limit_share = soft_limit_share
         self.pending = PendingBook(clock, expiry=pending_expiry)
-        self.audit = AuditLog(audit_max_records, audit_max_refusals)
+        self.audit = AuditLog(audit_max_records, audit_max_refusals, audit_max_reads)
         self.journal: Journal | None = None
         """Set by the adapter: a change's record is flushed there before it runs."""
         self.ledger = Ledger(clock)
@@ -236,7 +250,19 @@ class Guard:
         self.idempotency = IdempotencyCache(clock)
         self._write_limits = RateLimiter(clock, writes_per_minute)
         self._read_limits = RateLimiter(clock, reads_per_minute)
-        self._conversation_limits = RateLimiter(clock, calls_per_conversation, window=600.0)
+        self._conversation_limits = RateLimiter(
+            clock, calls_per_conversation, window=CONVERSATION_WINDOW
+        )
+        """Per user and conversation: another user's calls under the same id (an
+        automation's `kitchen`) do not count against this user's."""
+        self._user_limits = RateLimiter(
+            clock,
+            calls_per_user
+            if calls_per_user is not None
+            else USER_CONVERSATIONS * calls_per_conversation,
+            window=CONVERSATION_WINDOW,
+        )
+        """Per user over all their conversations: a new conversation id resets nothing."""
         self._refusal_limits = RateLimiter(clock, refusals_per_window, window=REFUSAL_WINDOW)
         """Refused attempts recorded one by one, per user; beyond it they are counted."""
         self._refused_calls = RateLimiter(clock, refused_calls_per_window, window=REFUSAL_WINDOW)
@@ -407,10 +433,20 @@ class Guard:
 
     def _rate_limit(self, spec: ToolSpec, call: ToolCall) -> float | None:
         limiter = self._write_limits if spec.changes_state else self._read_limits
-        wait = limiter.hit((call.caller.user_id, spec.name))
+        user_id = call.caller.user_id
+        wait = limiter.blocked((user_id, spec.name))
+        if wait is None:
+            wait = self._user_limits.blocked(user_id)
         if wait is None and call.turn.conversation_id is not None:
-            wait = self._conversation_limits.hit(call.turn.conversation_id)
-        return wait
+            wait = self._conversation_limits.blocked((user_id, call.turn.conversation_id))
+        if wait is not None:
+            return wait
+        # counted only when every limit lets the call through: a refused call uses none
+        limiter.hit((user_id, spec.name))
+        self._user_limits.hit(user_id)
+        if call.turn.conversation_id is not None:
+            self._conversation_limits.hit((user_id, call.turn.conversation_id))
+        return None
 
     def _user_words_denial(self, spec: ToolSpec, call: ToolCall) -> str | None:
         """Why a call that only the user's own words may cause cannot run, if it cannot.
@@ -618,7 +654,11 @@ class Guard:
         from a notification's button carries `secret`, which must be the request's own
         random secret: anyone can read a request's id and arguments, only the admin's
         notification holds its secret. A refusal carries a `code`: unknown, not_yours,
-        not_admin, forged, changed_arguments, expired, used or turned_off.
+        not_admin, forged, changed_arguments, expired, used, turned_off or changed_target.
+
+        An approved request runs on the players it targeted when it was made (their entity
+        ids): a handler resolves names afresh, and when they now name other players (a
+        device that renamed itself), it does not run.
         """
         self.attempts += 1
         request = self.pending.get(request_id)
@@ -694,10 +734,14 @@ class Guard:
         except InvalidArgument as err:
             return self._finish(attempt, Outcome.INVALID, err.message, request=taken)
         targets = handler.targets(arguments_now)
+        if targets != request.entity_ids:
+            # the approval is for the players the request named when it was made; a name
+            # that now means another player (a device renamed itself) must not move it
+            return self._finish(
+                attempt, Outcome.DENIED, MSG_OTHER_PLAYER, request=taken, code="changed_target"
+            )
         if (denial := self._permission_denial(spec, requester, targets)) is not None:
             return self._finish(attempt, Outcome.DENIED, denial, request=taken)
-        if targets != request.entity_ids and self._denied_now(replace(request, entity_ids=targets)):
-            return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF, request=taken)
         return await self._execute(
             attempt, handler, arguments_now, Outcome.APPROVED, taken.request_id
         )
@@ -910,7 +954,12 @@ class Guard:
         else:
             self._record_uncounted(user_id)
             record = self._append(attempt, outcome, message, request_id)
-        self.ledger.add(attempt.turn.conversation_id, entity_ids=attempt.entity_ids, tool_calls=1)
+        self.ledger.add(
+            attempt.turn.conversation_id,
+            entity_ids=attempt.entity_ids,
+            user_id=attempt.caller.user_id,
+            tool_calls=1,
+        )
         if record is not None:
             for listener in list(self.change_listeners):
                 listener()
@@ -925,6 +974,7 @@ class Guard:
             reason="; ".join([*([message] if message else []), *attempt.notes]) or "ok",
             latency_ms=round((time.perf_counter() - attempt.started) * 1000, 3),
             attempt_id=attempt.attempt_id,
+            read=attempt.spec is not None and not attempt.spec.changes_state,
         )
         if attempt.attempt_id is not None and self.journal is not None:
             self.journal.end(attempt.attempt_id)

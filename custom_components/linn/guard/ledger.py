@@ -23,18 +23,23 @@ class Ledger:
         self._clock = clock
         self._day: date = clock().date()
         self.today: Counters = _counters()
-        self.conversations: dict[str, Counters] = {}
+        self.conversations: dict[str | tuple[str | None, str], Counters] = {}
+        """By conversation id, or by (user, conversation id) when the caller names the user."""
         self.players: dict[str, Counters] = {}
+        self.users: dict[str | None, Counters] = {}
+        """By user (None: callers with no user): today's, whatever the conversation id, so a
+        new conversation id resets nothing."""
 
     def add(
         self,
         conversation_id: str | None,
         *,
         entity_ids: Iterable[str] = (),
+        user_id: str | None = None,
         **amounts: float,
     ) -> None:
         """Add e.g. tool_calls=1 or input_tokens=... to today, the conversation, each player."""
-        self.add_amounts(conversation_id, amounts, entity_ids=entity_ids)
+        self.add_amounts(conversation_id, amounts, entity_ids=entity_ids, user_id=user_id)
 
     def add_amounts(
         self,
@@ -42,21 +47,38 @@ class Ledger:
         amounts: Mapping[str, float],
         *,
         entity_ids: Iterable[str] = (),
+        user_id: str | None = None,
     ) -> None:
-        """Like add, with the amounts as a mapping (e.g. a model call's usage)."""
+        """Like add, with the amounts as a mapping (e.g. a model call's usage).
+
+        With `user_id`, the amounts count for that user too, and the conversation's
+        counters are that user's in that conversation (another user's calls under the same
+        id, such as an automation's `kitchen`, are not theirs).
+        """
         self._roll()
         buckets = [self.today]
+        if user_id is not None:
+            buckets.append(self.users.setdefault(user_id, _counters()))
         if conversation_id is not None:
-            buckets.append(self.conversations.setdefault(conversation_id, _counters()))
+            key = conversation_id if user_id is None else (user_id, conversation_id)
+            buckets.append(self.conversations.setdefault(key, _counters()))
         buckets.extend(self.players.setdefault(e, _counters()) for e in dict.fromkeys(entity_ids))
         for name, amount in amounts.items():
             for bucket in buckets:
                 bucket[name] += amount
 
-    def for_conversation(self, conversation_id: str) -> dict[str, float]:
-        """Counters of one conversation (today)."""
+    def for_conversation(
+        self, conversation_id: str, user_id: str | None = None
+    ) -> dict[str, float]:
+        """Counters of one conversation (today); with `user_id`, that user's in it."""
         self._roll()
-        return dict(self.conversations.get(conversation_id, {}))
+        key = conversation_id if user_id is None else (user_id, conversation_id)
+        return dict(self.conversations.get(key, {}))
+
+    def for_user(self, user_id: str) -> dict[str, float]:
+        """Counters of one user today, over every conversation (added with their user id)."""
+        self._roll()
+        return dict(self.users.get(user_id, {}))
 
     def for_player(self, entity_id: str) -> dict[str, float]:
         """Counters of the calls that targeted one player (today)."""
@@ -74,6 +96,7 @@ class Ledger:
             "day": self._day.isoformat(),
             "today": dict(self.today),
             "players": {key: dict(value) for key, value in self.players.items()},
+            "users": {key: dict(value) for key, value in self.users.items() if key is not None},
         }
 
     def load(self, data: Mapping[str, Any] | None) -> None:
@@ -86,6 +109,10 @@ class Ledger:
             key: defaultdict(float, {k: float(v) for k, v in value.items()})
             for key, value in data.get("players", {}).items()
         }
+        self.users = {
+            str(key): defaultdict(float, {k: float(v) for k, v in value.items()})
+            for key, value in data.get("users", {}).items()
+        }
 
     def _roll(self) -> None:
         today = self._clock().date()
@@ -94,3 +121,4 @@ class Ledger:
             self.today = _counters()
             self.conversations = {}
             self.players = {}
+            self.users = {}
