@@ -47,6 +47,7 @@ class LinnHandler:
         assistant: str | None,
         runtime: GuardRuntime,
         conversation: str,
+        *,
         entity_ids: tuple[str, ...] | None = None,
     ) -> None:
         """`entity_ids`: the players an approved request was made for (bind_players)."""

@@ -81,7 +81,9 @@ async def test_an_agents_deny_holds_for_its_calls_only(clock: FakeClock) -> None
     assert denied.data == {"error": "Denied: this action is turned off"}
     assert not player.standby
     other = await guard.run(
-        ToolCall("standby", {}, replace(ALICE, agent_id="conversation.other"), Turn("c2", 1, "standby")),
+        ToolCall(
+            "standby", {}, replace(ALICE, agent_id="conversation.other"), Turn("c2", 1, "standby")
+        ),
         PlayerHandler("standby", player),
     )
     assert other.outcome is Outcome.ALLOWED

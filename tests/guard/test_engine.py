@@ -14,7 +14,6 @@ import pytest
 from custom_components.linn.guard import (
     Caller,
     Guard,
-    GuardResult,
     Outcome,
     Policy,
     QuietHours,

@@ -43,9 +43,7 @@ async def test_a_new_conversation_id_does_not_reset_a_users_limit(
     check_audit_invariant(guard)
 
 
-async def test_a_users_ledger_counts_over_every_conversation(
-    guard: Guard, player: Player
-) -> None:
+async def test_a_users_ledger_counts_over_every_conversation(guard: Guard, player: Player) -> None:
     for conversation in ("c1", "c2", "kitchen"):
         await call(guard, player, "get_state", turn=Turn(conversation, 1, "status"))
     await call(guard, player, "get_state", caller=BOB, turn=Turn("kitchen", 1, "status"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.guard import Answer, match_answer, utterance_asks_for
+from custom_components.linn.guard.utterance import utterance_allows_volume, volume_numbers
 
 
 @pytest.mark.parametrize(
@@ -68,3 +69,53 @@ def test_a_device_supplied_name_narrows_the_target_but_never_stands_in_for_the_r
     utterance: str, name: str, asks: bool
 ) -> None:
     assert utterance_asks_for(utterance, "source", [name]) is asks
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asks"),
+    [
+        ("is it too loud in here?", False),  # a question asks for no change
+        ("Ist es zu laut?", False),
+        ("how loud is the kitchen?", False),
+        ("what's the volume?", False),
+        ("it's too loud", True),
+        ("could you turn it down?", True),  # a request in a question's shape
+        ("Kannst du leiser machen?", True),
+        ("what's playing? and turn it down", True),
+    ],
+)
+def test_questions_never_ask_for_a_change(utterance: str, asks: bool) -> None:
+    assert utterance_asks_for(utterance, "volume") is asks
+
+
+@pytest.mark.parametrize(
+    ("utterance", "numbers"),
+    [
+        ("what's the volume on zone 4 compared to yesterday?", set()),
+        ("turn on zone 4 and set the volume", set()),
+        ("play pin two in the kitchen", set()),
+        ("set a sleep timer for 30 minutes and the volume", set()),
+        ("set the volume to 35", {35}),
+        ("kitchen to 20", {20}),
+        ("actually make it 45", {45}),
+        ("twenty five", {25}),
+        ("Stell das Wohnzimmer auf fünfundzwanzig", {25}),
+        ("volume 30 percent", {30}),
+    ],
+)
+def test_only_a_number_that_is_the_volume_counts_as_one(utterance: str, numbers: set[int]) -> None:
+    assert volume_numbers(utterance) == numbers
+
+
+@pytest.mark.parametrize(
+    ("utterance", "target", "allowed"),
+    [
+        ("it's too loud", 10, True),  # too loud asks for less
+        ("it's too loud", 30, False),
+        ("is it too quiet?", 30, False),
+        ("what's the volume on zone 4?", 4, False),
+        ("volume to 4", 4, True),
+    ],
+)
+def test_a_volume_follows_the_users_words(utterance: str, target: int, allowed: bool) -> None:
+    assert utterance_allows_volume(utterance, target, 20) is allowed

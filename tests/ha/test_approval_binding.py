@@ -32,7 +32,9 @@ async def test_an_approval_runs_on_the_requested_player_after_another_took_its_n
     kitchen_id = next(
         entry.entity_id
         for entry in registry.entities.values()
-        if entry.platform == DOMAIN and entry.domain == "media_player" and entry.entity_id != ENTITY_ID
+        if entry.platform == DOMAIN
+        and entry.domain == "media_player"
+        and entry.entity_id != ENTITY_ID
     )
     registry.async_update_entity(ENTITY_ID, name="Den")
     registry.async_update_entity(kitchen_id, name=PLAYER)

@@ -567,7 +567,9 @@ class Guard:
         kind of action in a clause that is no question; a name the call targets (a source)
         only narrows it. The model's request carries names no user chose (player, area and
         entity names, which devices report), so no turn is trusted blindly. A volume must
-        follow the words: a volume the user said, or the direction they asked for.
+        follow the words: a volume the user said, or the direction they asked for. Once
+        device text was read in the conversation, a named target must be one the user
+        said too (before, a model may translate "Plattenspieler" to the "Turntable" source).
 
         After a read brought device text in, in this turn or an earlier one of the
         conversation, that text stays in the model's context. In the turn that read it, a
@@ -590,15 +592,14 @@ class Guard:
             return None  # no chat log (a direct call): there are no words to check
         words = request_text(turn.utterance, turn.previous_utterance, turn.language)
         tainted = read_here or read_before
-        if not utterance_asks_for(words, spec.action, handler.utterance_terms(arguments)):
+        terms = handler.utterance_terms(arguments)
+        if not utterance_asks_for(words, spec.action, terms, narrow=tainted):
             if read_here:
                 return MSG_NOT_ASKED
             return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
         facts = handler.risk_facts(arguments)
         volume = facts.volume_target
-        if volume is not None and not utterance_allows_volume(
-            words, volume, facts.volume_current
-        ):
+        if volume is not None and not utterance_allows_volume(words, volume, facts.volume_current):
             # "turn it down" must not become the text's "set the volume to 48"
             return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
         if policy is Policy.ALLOW:
@@ -873,12 +874,15 @@ class Guard:
     def _taint_key(self, caller: Caller, turn: Turn) -> tuple[str | None, str | None]:
         return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
 
-    def _mark_tainted(self, caller: Caller, turn: Turn, *, read: bool) -> None:
+    def _mark_tainted(
+        self, caller: Caller, turn: Turn, *, read: bool, this_turn: bool = True
+    ) -> None:
         now = self.clock().timestamp()
         if len(self._taint) > self._taint_sweep_at:
             self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
             self._taint_sweep_at = max(64, 2 * len(self._taint))
-        self._taint[self._taint_key(caller, turn)] = (turn.index, now)
+        if this_turn:
+            self._taint[self._taint_key(caller, turn)] = (turn.index, now)
         if turn.conversation_id is not None:
             marks = [self._tainted_conversations]
             if read:
@@ -892,6 +896,19 @@ class Guard:
                 ]
                 for key in stale:
                     del conversations[key]
+
+    def request_carries_untrusted_text(self, caller: Caller, turn: Turn) -> None:
+        """The model's request in this turn carries text no user chose; call before it runs.
+
+        For an agent that sends names a device or another integration picked (Home
+        Assistant's Assist prompt and its exposed entities' and areas' names, player names,
+        turn facts): the turn, and the rest of its conversation, follow the rules of
+        a conversation that read device text from its first tool call on: another API's
+        change tool (which has no words to check) is refused, and a Linn change that needs
+        a yes or an admin may only ask for a volume the user said. Every Linn change needs
+        the user's words in any case. Without a conversation, the caller's next minutes.
+        """
+        self._mark_tainted(caller, turn, read=True, this_turn=turn.conversation_id is None)
 
     @property
     def tainted_conversations(self) -> int:

@@ -222,6 +222,9 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
     "mute": frozenset({"mute", "unmute", "silence", "stumm", "stummschalten", "ton"}),
     "source": frozenset(
         {
+            "play",  # "play the turntable": the source must be named too (utterance_terms)
+            "spiel",
+            "spiele",
             "source",
             "input",
             "switch",
@@ -290,7 +293,7 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
 _CLAUSE_BREAKS = re.compile(r"[.?!;,:\n]+|\s(?:and|then|but|und|dann|aber)\s", re.IGNORECASE)
 _LEADING_FILLER = frozenset(
     {"and", "then", "but", "also", "oh", "so", "hey", "ok", "okay", "well", "und", "dann",
-     "aber", "also", "na", "ach", "please", "bitte", "actually", "now", "jetzt"}
+     "aber", "na", "ach", "please", "bitte", "actually", "now", "jetzt"}
 )  # fmt: skip
 _QUESTION_STARTS: dict[str, frozenset[str]] = {
     "en": frozenset(
@@ -354,7 +357,13 @@ def _phrase(term: str) -> str:
     return " ".join(_tokens(term))
 
 
-def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable[str] = ()) -> bool:
+def utterance_asks_for(
+    utterance: str | None,
+    action: str,
+    extra_terms: Iterable[str] = (),
+    *,
+    narrow: bool = True,
+) -> bool:
     """True when the user's own words ask for this kind of action (and this target).
 
     The words must hold the action itself, in a clause that is not a question. A volume
@@ -362,8 +371,12 @@ def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable
     names the call targets (a source name): device-supplied, so they only narrow it: when
     given, the user must also have said one ("switch to TV"), and a name alone never asks
     for anything (a source renamed "Playing" does not turn "what's playing?" into a
-    request). "to TV" (a preposition right before the name) and "TV sound" ask for a
-    source. Whole words.
+    request). "to TV" (a preposition right before the name), "TV sound" and "turntable
+    in the kitchen" ask for a source. Whole words.
+
+    `narrow=False`: the names need not be in the words (after no device text was read,
+    the user may say "Plattenspieler" for a source the device calls "Turntable"); the
+    action still must be.
     """
     clauses = request_clauses(utterance)
     if not clauses:
@@ -371,7 +384,7 @@ def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable
     words = {word for clause in clauses for word in clause}
     text = " " + " ".join(" ".join(clause) for clause in clauses) + " "
     phrases = [phrase for phrase in (_phrase(term) for term in extra_terms) if phrase]
-    if phrases and not any(f" {phrase} " in text for phrase in phrases):
+    if narrow and phrases and not any(f" {phrase} " in text for phrase in phrases):
         return False
     if words & ACTION_WORDS.get(action, frozenset()):
         return True
@@ -388,7 +401,7 @@ def utterance_asks_for(utterance: str | None, action: str, extra_terms: Iterable
 
 
 _SOURCE_BEFORE = ("to", "auf", "on")
-_SOURCE_AFTER = ("sound", "input", "ton")
+_SOURCE_AFTER = ("sound", "input", "ton", "in", "im", "on", "an")
 
 # --- volumes the user said ---------------------------------------------------------------
 
@@ -406,29 +419,32 @@ _TOO = frozenset({"too", "zu", "so"})
 _NOT_VOLUME_BEFORE = frozenset(
     {"zone", "channel", "preset", "presets", "pin", "pins", "track", "tracks", "song",
      "songs", "input", "inputs", "source", "hdmi", "analog", "analogue", "digital",
-     "optical", "toslink", "spdif", "coax", "usb", "room", "station", "episode", "chapter",
-     "number", "no", "nummer", "kanal", "sender", "titel", "eingang", "quelle", "zimmer",
-     "stück", "lied", "playlist", "album", "disc", "cd", "side", "item", "result"}
+     "optical", "toslink", "spdif", "coax", "usb", "station", "episode", "chapter",
+     "number", "no", "nummer", "kanal", "sender", "titel", "eingang", "quelle", "stück",
+     "lied", "playlist", "album", "disc", "cd", "side", "item", "result", "radio", "bbc",
+     "the", "der", "die", "das"}
 )  # fmt: skip
 _NOT_VOLUME_AFTER = frozenset(
     {"minutes", "minute", "min", "mins", "seconds", "second", "sec", "secs", "hours", "hour",
      "days", "o'clock", "oclock", "am", "pm", "minuten", "sekunden", "stunden", "stunde",
-     "uhr", "tracks", "songs", "times", "mal", "percent_off"}
+     "uhr", "tracks", "songs", "times", "mal", "music", "cent", "th", "st", "nd", "rd"}
 )  # fmt: skip
-_VOLUME_BEFORE = frozenset({"to", "at", "auf", "it", "es", "volume", "lautstärke"})
-_PERCENT = frozenset({"percent", "per", "%", "prozent"})
+_ONES_EN = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_TENS_EN = "twenty thirty forty fifty sixty seventy eighty ninety"
+_ONES_DE = "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf"
+_TENS_DE = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig"
 _NUMBER_WORDS: dict[str, int] = {
-    **{w: i for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen".split())},
-    **{w: 10 * i for i, w in enumerate(
-        "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"},
+    **{word: value for value, word in enumerate(_ONES_EN.split())},
+    **{word: 10 * value for value, word in enumerate(_TENS_EN.split(), start=2)},
+    **{word: value for value, word in enumerate(_ONES_DE.split())},
+    **{word: 10 * value for value, word in enumerate(_TENS_DE.split(), start=2)},
     "hundred": 100,
-    **{w: i for i, w in enumerate(
-        "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf".split())},
-    "ein": 1, "zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60,
-    "siebzig": 70, "achtzig": 80, "neunzig": 90, "hundert": 100,
-}  # fmt: skip
+    "hundert": 100,
+    "ein": 1,
+}
 
 
 def _number(token: str) -> int | None:
@@ -463,29 +479,20 @@ def _numbers(clause: list[str]) -> list[tuple[int, int, int]]:
 
 
 def volume_numbers(utterance: str | None) -> set[int]:
-    """The numbers in the user's words that are a volume, not a zone, pin or minutes.
+    """The numbers in the user's words that can be a volume, not a zone, pin or minutes.
 
-    A number counts in a clause that is not a question, not right after a word that makes
-    it something else ("zone 4", "pin 2") or before a unit ("10 minutes"), and when it is
-    shaped like a volume: in a clause that speaks of the volume, after "to"/"at"/"auf",
-    before "percent", or alone ("twenty five", the answer to "to what level?").
+    A number counts in a clause that is not a question, unless a word right before it
+    makes it something else ("zone 4", "pin 2", "radio 4") or a unit follows it ("10
+    minutes"). "Kitchen to 20", "living room 35", "twenty five" count.
     """
     numbers: set[int] = set()
     for clause in request_clauses(utterance):
-        speaks_of_volume = bool(
-            set(clause) & (ACTION_WORDS["volume"] | _VOLUME_UP | _VOLUME_DOWN | _LOUD | _QUIET)
-        )
-        found = _numbers(clause)
-        alone = len(found) == 1 and found[0][2] - found[0][1] + 1 == len(
-            [w for w in clause if w not in _POLITE]
-        )
-        for value, first, last in found:
+        for value, first, last in _numbers(clause):
             before = clause[first - 1] if first > 0 else ""
             after = clause[last + 1] if last + 1 < len(clause) else ""
             if before in _NOT_VOLUME_BEFORE or after in _NOT_VOLUME_AFTER:
                 continue
-            if speaks_of_volume or alone or before in _VOLUME_BEFORE or after in _PERCENT:
-                numbers.add(value)
+            numbers.add(value)
     return numbers
 
 
@@ -537,10 +544,10 @@ _RETRY = frozenset(
 def request_text(utterance: str | None, previous: str | None, language: str | None) -> str | None:
     """The words a change in this turn may rest on: this utterance, or with the last one.
 
-    A short answer that asks for nothing itself ("the kitchen", "FIP", "try again") goes
-    on with the user's previous request (their own words, one turn back); a yes or no,
-    a thank-you and a question do not, and neither does anything that asks for something
-    itself.
+    A short answer that asks for nothing itself ("the kitchen", "FIP", "try again") and
+    a follow-up ("and the kitchen too") go on with the user's previous request (their
+    own words, one turn back); a yes or no, a thank-you and a question do not, and
+    neither does anything else that asks for something itself.
     """
     if not utterance or not previous:
         return utterance
@@ -550,8 +557,9 @@ def request_text(utterance: str | None, previous: str | None, language: str | No
     words = {word for clause in clauses for word in clause}
     if not clauses or words <= _CLOSERS | _POLITE:
         return utterance
-    if words <= _RETRY:
-        return f"{utterance}. {previous}"
+    tokens = _tokens(utterance)
+    if words <= _RETRY or tokens[0] in {"and", "und"} or tokens[-1] in {"too", "auch"}:
+        return f"{utterance}. {previous}"  # "try again", "and the kitchen too"
     if any(words & action_words for action_words in ACTION_WORDS.values()):
         return utterance
     if volume_numbers(utterance):

@@ -32,7 +32,7 @@ async def test_cancelling_a_turn_stops_the_running_tool(
             )
         )
     )
-    task = hass.async_create_task(converse(hass, "volume 35", hass_admin_user))
+    task = hass.async_create_task(converse(hass, "volume 35 and mute it", hass_admin_user))
     await wait_for(lambda: emulator.state.volume == 35)  # the tool is waiting for the answer
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

@@ -80,7 +80,7 @@ async def test_parallel_tool_calls_of_one_model_turn_all_run(
         ),
         Reply("Done both."),
     )
-    result = await converse(hass, "turntable at volume 25", hass_admin_user)
+    result = await converse(hass, "play the turntable at volume 25", hass_admin_user)
     assert speech(result) == "Done both."
     await wait_for(lambda: source(emulator) == "Analog 1" and emulator.state.volume == 25)
     second = fake.message_requests[1]
