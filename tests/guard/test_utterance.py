@@ -81,6 +81,8 @@ def test_a_device_supplied_name_narrows_the_target_but_never_stands_in_for_the_r
         ("it's too loud", True),
         ("could you turn it down?", True),  # a request in a question's shape
         ("Kannst du leiser machen?", True),
+        ("how about a bit quieter?", True),
+        ("is it possible to turn it down?", True),
         ("what's playing? and turn it down", True),
     ],
 )
@@ -119,3 +121,16 @@ def test_only_a_number_that_is_the_volume_counts_as_one(utterance: str, numbers:
 )
 def test_a_volume_follows_the_users_words(utterance: str, target: int, allowed: bool) -> None:
     assert utterance_allows_volume(utterance, target, 20) is allowed
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asks"),
+    [
+        ("play this in the kitchen too", True),
+        ("und in der Küche auch", True),
+        ("that's too loud", False),  # asks for less volume, not for a group
+        ("join the kitchen", True),
+    ],
+)
+def test_asking_for_a_group(utterance: str, asks: bool) -> None:
+    assert utterance_asks_for(utterance, "group") is asks

@@ -264,8 +264,6 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
             "verbinden",
             "trenne",
             "trennen",
-            "too",
-            "auch",
         }
     ),
     "limit": frozenset({"limit", "maximum", "max", "grenze", "begrenzung", "limitieren"}),
@@ -323,12 +321,24 @@ def _tokens(text: str) -> list[str]:
     return _WORDS.sub(" ", text.casefold().translate(_APOSTROPHES)).split()
 
 
+_REQUEST_SHAPED = (
+    ("how", "about"),
+    ("what", "about"),
+    ("is", "it", "possible"),
+    ("wie", "wäre", "es"),
+    ("wie", "wärs"),
+)
+"""Question openers that ask for something: 'how about some jazz?'."""
+
+
 def _is_question(tokens: list[str]) -> bool:
     """A clause that asks for information ('is it too loud?'), not for a change."""
     if not tokens:
         return False
     first = tokens[0]
     if first in _POLITE_REQUESTS:
+        return False
+    if any(tuple(tokens[: len(opener)]) == opener for opener in _REQUEST_SHAPED):
         return False
     if first in {"do", "don't", "dont"}:
         return len(tokens) > 1 and tokens[1] in _ASKING_PRONOUNS and "mind" not in tokens
@@ -390,6 +400,8 @@ def utterance_asks_for(
         return True
     if action == "volume":
         return bool(volume_numbers(utterance))
+    if action == "group":  # "play this in the kitchen too" (but "too loud" is no group)
+        return any(clause[-1] in _ALSO for clause in clauses)
     if action == "source":
         return any(
             f" {before} {phrase} " in text or f" {phrase} {after} " in text
@@ -400,6 +412,7 @@ def utterance_asks_for(
     return False
 
 
+_ALSO = frozenset({"too", "auch"})
 _SOURCE_BEFORE = ("to", "auf", "on")
 _SOURCE_AFTER = ("sound", "input", "ton", "in", "im", "on", "an")
 
@@ -558,7 +571,7 @@ def request_text(utterance: str | None, previous: str | None, language: str | No
     if not clauses or words <= _CLOSERS | _POLITE:
         return utterance
     tokens = _tokens(utterance)
-    if words <= _RETRY or tokens[0] in {"and", "und"} or tokens[-1] in {"too", "auch"}:
+    if words <= _RETRY or tokens[0] in {"and", "und"} or tokens[-1] in _ALSO:
         return f"{utterance}. {previous}"  # "try again", "and the kitchen too"
     if any(words & action_words for action_words in ACTION_WORDS.values()):
         return utterance
