@@ -35,8 +35,9 @@ def has_rules(language: str | None) -> bool:
 
 
 def _languages(language: str | None) -> tuple[Language, ...]:
-    """The rules to read the words with: the language's own (None: English, as Home
-    Assistant's default); none for a language without rules.
+    """The rules to read the words with: the language's own, or none.
+
+    None is English, Home Assistant's default language.
     """
     rules = rules_for(language)
     return (rules,) if rules is not None else ()
