@@ -163,5 +163,8 @@ LANGUAGE = Language(
         {"danke", "schön", "super", "gut", "prima", "toll", "tschüss", "gute", "nacht", "ok",
          "okay", "vielen", "dank", "bitte", "perfekt", "klasse"}
     ),
-    retry=frozenset({"nochmal", "noch", "mal", "versuch", "versuche", "es", "erneut", "bitte"}),
+    retry=frozenset(
+        {"nochmal", "noch", "mal", "versuch", "versuche", "versuchen", "probier", "probiere",
+         "probieren", "es", "erneut", "bitte"}
+    ),
 )  # fmt: skip

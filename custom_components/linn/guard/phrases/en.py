@@ -16,7 +16,8 @@ LANGUAGE = Language(
         "play": rules(
             "play", "resume", "continue", "unpause", "start", "restart", "carry on",
             "put|stick|throw|bung ... on", "put on", "listen", "hear", "tune in", "tune ... to",
-            "give me", "i want|wanna", "i'd|id|i'd|would like", "fancy", "in the mood",
+            "give me", "can|could i have|get", "mind playing|putting", "keep playing",
+            "i want|wanna", "i'd|id|i'd|would like", "fancy", "in the mood",
             "how about", "what about", "let's|lets have", "queue up", "pin", "preset",
             "favourite", "favorite", "get ... going", "keep going", "go on",
             "the first|second|third|fourth|fifth|last one",

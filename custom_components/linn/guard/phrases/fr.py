@@ -93,7 +93,7 @@ LANGUAGE = Language(
     conjunctions=frozenset({"et", "puis", "mais", "ensuite"}),
     fillers=frozenset(
         {"et", "puis", "mais", "ensuite", "alors", "bon", "ok", "okay", "euh", "eh", "hé",
-         "maintenant", "bah", "ben", "allez", "oh", "dis"}
+         "maintenant", "bah", "ben", "allez", "oh"}
     ),
     question_starts=frozenset(
         {"qu", "que", "quoi", "quel", "quelle", "quels", "quelles", "qui", "comment",

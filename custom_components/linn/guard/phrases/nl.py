@@ -50,7 +50,9 @@ LANGUAGE = Language(
             "synchroniseer|synchroniseren",
             "ook$", "ook in", "ontkoppel|ontkoppelen", "alle kamers", "hele huis", "tegelijk",
         ),
-        "limit": rules("limiet", "maximum", "max", "begrens|begrenzen", "grens"),
+        "limit": rules(
+            "limiet", "volumelimiet", "maximum", "maximale", "max", "begrens|begrenzen", "grens"
+        ),
         "memory": rules("onthoud|onthouden", "vergeet|vergeten", "noteer|noteren", "denk ... aan"),
         "shuffle": rules("shuffle", "willekeurig", "door elkaar", "shufflen", "husselen"),
         "repeat": rules("herhaal|herhalen|herhaling", "repeat", "lus"),
