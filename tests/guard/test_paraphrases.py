@@ -159,4 +159,4 @@ def figures() -> str:
 
 
 if __name__ == "__main__":
-    print(figures())  # noqa: T201
+    print(figures())
