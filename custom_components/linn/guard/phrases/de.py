@@ -140,7 +140,7 @@ LANGUAGE = Language(
     ),
     loud=frozenset({"laut"}),
     quiet=frozenset({"leise"}),
-    too=frozenset({"zu", "so", "viel"}),
+    too=frozenset({"zu", "so", "viel", "bisschen", "ziemlich", "recht", "etwas", "sehr"}),
     numbers={
         **{word: value for value, word in enumerate(_ONES.split())},
         **{word: value for value, word in enumerate(_TEENS.split(), start=13)},

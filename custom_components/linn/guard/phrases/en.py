@@ -113,7 +113,7 @@ LANGUAGE = Language(
     ),
     loud=frozenset({"loud"}),
     quiet=frozenset({"quiet", "soft"}),
-    too=frozenset({"too", "so"}),
+    too=frozenset({"too", "so", "bit", "little", "rather", "quite", "pretty", "very"}),
     numbers={
         **{word: value for value, word in enumerate(_ONES.split())},
         **{word: 10 * value for value, word in enumerate(_TENS.split(), start=2)},

@@ -13,7 +13,7 @@ LANGUAGE = Language(
     purposes={
         "play": rules(
             "speel|speelt|spelen|afspelen", "zet ... op|aan", "opzetten", "luister|luisteren",
-            "hervat|hervatten", "ga ... verder", "verder", "doorgaan", "start|starten",
+            "hervat|hervatten", "ga ... verder|door", "verder", "doorgaan", "start|starten",
             "begin|beginnen", "draai|draaien", "laat ... horen", "horen", "ik wil|wil graag",
             "doe ... maar", "mag ik", "geef ... me", "preset", "favoriet|favorieten",
             "de eerste|tweede|derde|laatste", "nummer een|twee|drie|1|2|3",
