@@ -65,7 +65,7 @@ LANGUAGE = Language(
         ),
         "wake": rules(
             "mach|mache|schalt|schalte ... an|ein", "einschalten", "anschalten", "anmachen",
-            "aufwecken", "weck|wecke ... auf",
+            "aufwecken", "aufwachen", "weck|wecke ... auf",
             "wach ... auf", "hochfahren", "starte|starten",
         ),
         "group": rules(
@@ -75,7 +75,8 @@ LANGUAGE = Language(
             "koppel|koppeln|kopple", "entkoppel|entkoppeln", "gleichzeitig", "mitspielen",
         ),
         "limit": rules(
-            "limit", "maximum", "max", "grenze", "obergrenze", "begrenzung", "begrenze|begrenzen",
+            "limit", "lautstärkegrenze", "lautstärkelimit", "maximum", "max", "grenze",
+            "obergrenze", "begrenzung", "begrenze|begrenzen",
             "limitieren", "limitiere", "höchstlautstärke", "maximallautstärke",
         ),
         "memory": rules(
@@ -84,20 +85,19 @@ LANGUAGE = Language(
             "behalte|behalt", "speicher|speichere",
         ),
         "shuffle": rules(
-            "zufall", "zufällig|zufällige|zufälliger", "zufallswiedergabe", "shuffle",
+            "zufall", "zufallsmodus", "shuffeln", "durchmischen", "zufällig|zufällige|zufälliger",
+            "zufallswiedergabe", "shuffle",
             "misch|mische|mischen",
             "durcheinander",
         ),
         "repeat": rules(
-            "wiederhole|wiederholen|wiederholung", "repeat", "schleife", "endlos", "nochmal",
+            "wiederhole|wiederholen|wiederholung", "repeat", "schleife", "dauerschleife", "endlos",
+            "nochmal",
         ),
         "seek": rules(
             "spul|spule|spulen|vorspulen|zurückspulen", "sekunde|sekunden", "minute|minuten",
             "spring|springe|springen", "spul|spule ... vor|zurück", "anfang", "mitte",
-        ),
-        "queue": rules(
-            "warteschlange", "hinzufügen", "füg|füge ... hinzu", "danach", "als nächstes|nächstes",
-            "anschließend", "hinterher", "einreihen",
+            "von vorn|vorne",
         ),
     },
     yes=frozenset(

@@ -50,7 +50,8 @@ LANGUAGE = Language(
             "off", "standby", "sleep", "shut", "power", "power down", "switch off", "turn off",
         ),
         "wake": rules(
-            "wake", "on", "switch on", "turn on", "power on|up", "start up", "boot",
+            "wake|waken|awaken|wakeup", "turn|switch|power ... on", "turn|switch|power on",
+            "power up", "start up", "boot",
         ),
         "group": rules(
             "join", "group", "together", "everywhere", "sync", "unjoin", "ungroup", "leave",
@@ -61,14 +62,14 @@ LANGUAGE = Language(
         "memory": rules(
             "remember", "memorise", "memorize", "note", "forget", "keep in mind",
         ),
-        "shuffle": rules("shuffle", "random", "randomise", "randomize", "mix ... up"),
-        "repeat": rules("repeat", "loop", "on a loop", "again and again"),
-        "seek": rules(
-            "seek", "rewind", "fast forward", "forward", "ahead", "jump", "second|seconds|secs|sec",
-            "minute|minutes|min|mins", "back ... second|seconds|minute|minutes", "halfway",
-            "beginning", "start of",
+        "shuffle": rules(
+            "shuffle|shuffled|shuffling", "random|randomly|randomise|randomize", "mix ... up"
         ),
-        "queue": rules("queue", "add ... to", "up next", "after this", "next up"),
+        "repeat": rules("repeat|repeating", "loop|looping", "again and again"),
+        "seek": rules(
+            "seek", "rewind", "fast forward", "forward|forwards", "ahead", "backwards", "jump",
+            "seconds|secs|sec", "minute|minutes|min|mins", "halfway", "beginning", "start of",
+        ),
     },
     yes=frozenset(
         {"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "confirm", "confirmed", "do it",

@@ -74,7 +74,6 @@ LANGUAGE = Language(
             "adelanta|adelantar", "retrocede|retroceder", "rebobina|rebobinar", "segundo|segundos",
             "minuto|minutos", "ve al", "principio", "mitad",
         ),
-        "queue": rules("cola", "añade|añadir", "agrega|agregar", "después"),
     },
     yes=frozenset(
         {"sí", "si", "vale", "claro", "de acuerdo", "ok", "okay", "adelante", "hazlo",

@@ -78,7 +78,6 @@ LANGUAGE = Language(
             "avance|avancer", "recule|reculer", "seconde|secondes", "minute|minutes",
             "rembobine|rembobiner", "va à", "début", "milieu",
         ),
-        "queue": rules("file", "ajoute|ajouter", "à la suite", "après"),
     },
     yes=frozenset(
         {"oui", "ouais", "d accord", "ok", "okay", "bien sûr", "vas y", "allez y", "confirme",

@@ -60,7 +60,6 @@ LANGUAGE = Language(
             "spoel|spoelen", "seconde|seconden", "minuut|minuten", "spring|springen", "vooruit",
             "achteruit", "begin",
         ),
-        "queue": rules("wachtrij", "voeg ... toe", "toevoegen", "daarna", "hierna"),
     },
     yes=frozenset(
         {"ja", "jawel", "jazeker", "zeker", "oké", "ok", "okay", "prima", "goed", "doe maar",
