@@ -67,7 +67,6 @@ class LinnDevice:
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
         reconnect_max: float = 4.0,
-        settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
         declared_versions: Mapping[str, int] | None = None,
     ) -> None:
@@ -95,7 +94,6 @@ class LinnDevice:
             keepalive_timeout=keepalive_timeout,
             reconnect_min=reconnect_min,
             reconnect_max=reconnect_max,
-            settle_timeout=settle_timeout,
         )
 
     # --- lifecycle and state ------------------------------------------------------
