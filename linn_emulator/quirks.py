@@ -80,9 +80,9 @@ class Quirk(StrEnum):
 
     PIN_SLOTS = "pin_slots"
     """Pins `IdArray` has one id per slot and an empty pin's id is 0 (IPinIdProvider::kIdEmpty,
-    Av/Pins/Pins.cpp); `ReadList` skips unknown ids; invoking an empty pin answers
-    803 "Pin mode not supported" (ProviderPins). Off: every pin has an id of its own,
-    an empty one answers 805."""
+    Av/Pins/Pins.cpp); `ReadList` skips unknown ids (`null` when none is left). Off: every
+    pin has an id of its own. Either way invoking an empty pin answers 803 "Pin mode not
+    supported" (its mode is empty: PinsManager::BeginInvoke), as ProviderPins does."""
 
 
 OHNET: Final[frozenset[Quirk]] = frozenset(Quirk)
