@@ -75,6 +75,11 @@ class _Command:
     """A RESPONSE with fewer values is not this command's reply (see replies.py)."""
 
     @property
+    def is_action(self) -> bool:
+        """True for an ACTION (not a SUBSCRIBE)."""
+        return self.line.startswith("ACTION ")
+
+    @property
     def device(self) -> str:
         """The sub-device the command names ('Ds' in 'ACTION Ds/Product 1 Standby')."""
         words = self.line.split(" ", 2)
@@ -209,6 +214,8 @@ class LpecConnection:
         ohNet writes a command's reply before a BYEBYE (NotifyDeviceDisabled waits for the
         device lock an ACTION holds while it runs and answers), and after the BYEBYE it
         answers 111 without invoking anything (the device is gone from the session's map).
+        Not so a SUBSCRIBE: ohNet writes its ack after letting go of that lock, so a BYEBYE
+        may come between (it ends with the session either way).
         """
         if self._closed:
             return
@@ -217,7 +224,7 @@ class LpecConnection:
             self._task.cancel()
         current = self._current
         if current is not None and not current.future.done():
-            if gone is not None and current.device == gone:
+            if gone is not None and current.device == gone and current.is_action:
                 current.future.set_exception(
                     CommandNotRunError(f"{current.line!r} did not run: {error}")
                 )
