@@ -67,7 +67,6 @@ class LinnDevice:
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
         reconnect_max: float = 4.0,
-        settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
         declared_versions: Mapping[str, int] | None = None,
     ) -> None:
@@ -95,7 +94,6 @@ class LinnDevice:
             keepalive_timeout=keepalive_timeout,
             reconnect_min=reconnect_min,
             reconnect_max=reconnect_max,
-            settle_timeout=settle_timeout,
         )
 
     # --- lifecycle and state ------------------------------------------------------
@@ -366,7 +364,17 @@ class LinnDevice:
             raise LpecInvalidArgumentError("pin id 0 is an empty pin slot")
         if pins.slots and pin_id not in pins.ids:
             raise LpecInvalidArgumentError(f"unknown pin id {pin_id}")
+        self._refuse_empty_pin(pin_id, f"pin {pin_id}")
         await self.action(Service.PINS, "InvokeId", str(pin_id))
+
+    def _refuse_empty_pin(self, pin_id: int, name: str) -> None:
+        """A pin read (ReadList) with no mode is empty: the device refuses it (803).
+
+        Firmware gives an empty slot id 0, but where every pin has an id of its own
+        (the wiki's variant) only its details show that it is empty.
+        """
+        if any(pin.id == pin_id and not pin.mode for pin in self._state.pins.pins):
+            raise LpecInvalidArgumentError(f"{name} is empty")
 
     async def invoke_pin_index(self, index: int) -> None:
         """Invoke a pin by its 0-based slot; an empty slot is refused."""
@@ -376,6 +384,8 @@ class LinnDevice:
             raise LpecInvalidArgumentError(f"pin index {index} out of range 0..{count - 1}")
         if count and slots[index] == EMPTY_SLOT:
             raise LpecInvalidArgumentError(f"pin {index + 1} is empty")
+        if count:
+            self._refuse_empty_pin(slots[index], f"pin {index + 1}")
         await self.action(Service.PINS, "InvokeIndex", str(index))
 
     # --- radio --------------------------------------------------------------------
