@@ -285,6 +285,41 @@ ACTION_WORDS: dict[str, frozenset[str]] = {
     ),
 }
 
+# Issue 19's tools (wake, shuffle, repeat, seek), English and German. Waking also needs
+# "on"/"an"/"ein" with a verb that switches ("turn it on", "mach den Linn an"): _asks_to_wake.
+# No "second" or "vor": "the second one" answers a question, "vor" is everywhere in German.
+ACTION_WORDS |= {
+    "wake": frozenset(
+        {"wake", "waken", "awaken", "wakeup", "aufwecken", "wecke", "weck", "aufwachen",
+         "einschalten", "anschalten", "anmachen"}
+    ),
+    "shuffle": frozenset(
+        {"shuffle", "shuffled", "shuffling", "random", "randomly", "randomise", "randomize",
+         "zufällig", "zufallswiedergabe", "zufallsmodus", "shuffeln", "mischen", "mische",
+         "misch", "durchmischen"}
+    ),
+    "repeat": frozenset(
+        {"repeat", "repeating", "loop", "looping", "wiederholen", "wiederhole",
+         "wiederholung", "endlos", "schleife", "dauerschleife"}
+    ),
+    "seek": frozenset(
+        {"seek", "rewind", "forward", "forwards", "ahead", "back", "backwards", "jump",
+         "restart", "beginning", "seconds", "secs", "minutes", "minute", "mins",
+         "zurück", "vorspulen", "zurückspulen", "spule", "spul", "spulen", "springe",
+         "spring", "anfang", "vorne", "sekunden", "sekunde", "minuten"}
+    ),
+}  # fmt: skip
+_SWITCH_VERBS = frozenset(
+    {"turn", "switch", "power", "schalte", "schalt", "mach", "mache", "machs", "mach's"}
+)
+_SWITCH_ON = frozenset({"on", "an", "ein"})
+
+
+def _asks_to_wake(clause: list[str]) -> bool:
+    """'Turn the streamer on', 'switch on', 'schalte den Linn ein', 'mach es an'."""
+    words = set(clause)
+    return bool(words & _SWITCH_VERBS and words & _SWITCH_ON)
+
 
 # --- what a request is: clauses that are not questions -----------------------------------
 
@@ -400,6 +435,8 @@ def utterance_asks_for(
         return True
     if action == "volume":
         return bool(volume_numbers(utterance))
+    if action == "wake":
+        return any(_asks_to_wake(clause) for clause in clauses)
     if action == "group":  # "play this in the kitchen too" (but "too loud" is no group)
         return any(clause[-1] in _ALSO for clause in clauses)
     if action == "source":

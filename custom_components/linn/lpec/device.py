@@ -8,7 +8,7 @@ import logging
 
 from .capabilities import Capability, SourceType
 from .codec import Event, format_bool
-from .didl import build_didl
+from .didl import TrackMetadata, build_didl
 from .errors import (
     LpecDeviceError,
     LpecInvalidArgumentError,
@@ -27,6 +27,9 @@ _LOGGER = logging.getLogger(__name__)
 
 CONFIG_PATH = "Ds/Config"
 VOLUME_LIMIT_KEY = "Volume.Limit"  # ohPipeline's VolumeLimiter key
+PLAYLIST_READ_IDS = 50
+"""Ids per Playlist ReadList: about 550 bytes of request (the cap is MAX_REQUEST_BYTES) and
+some 50-100 kB of DIDL-Lite back."""
 
 type StateListener = Callable[[frozenset[Service]], None]
 type AvailabilityListener = Callable[[bool], None]
@@ -439,6 +442,30 @@ class LinnDevice:
         await self._select_source_of_type(SourceType.PLAYLIST)
         await self.action(Service.PLAYLIST, "SeekId", str(new_id))
         return new_id
+
+    async def read_playlist(self, ids: Sequence[int]) -> dict[int, TrackMetadata]:
+        """The metadata of these Playlist tracks by id (ReadList).
+
+        In requests of at most PLAYLIST_READ_IDS ids; an id the playlist no longer holds is
+        left out (ohPipeline skips unknown ids).
+        """
+        self._require(Service.PLAYLIST)
+        tracks: dict[int, TrackMetadata] = {}
+        for start in range(0, len(ids), PLAYLIST_READ_IDS):
+            chunk = " ".join(str(track_id) for track_id in ids[start : start + PLAYLIST_READ_IDS])
+            (xml,) = await self._expect(1, self.action(Service.PLAYLIST, "ReadList", chunk))
+            # a TrackList has the Entry/Id/Uri/Metadata shape of Radio's ChannelList
+            for entry in parse_channel_list(xml):
+                tracks[entry.id] = entry.metadata
+        return tracks
+
+    async def play_playlist_track(self, track_id: int) -> None:
+        """Play the Playlist track with this id (SeekId); the queue stays as it is."""
+        self._require(Service.PLAYLIST)
+        if track_id not in self._state.playlist.ids:
+            raise LpecInvalidArgumentError(f"track {track_id} is not in the playlist")
+        await self._select_source_of_type(SourceType.PLAYLIST)
+        await self.action(Service.PLAYLIST, "SeekId", str(track_id))
 
     # --- songcast -----------------------------------------------------------------
 
