@@ -309,6 +309,7 @@ ACTION_WORDS |= {
          "spring", "anfang", "vorne", "sekunden", "sekunde", "minuten"}
     ),
 }  # fmt: skip
+ACTION_WORDS["limit"] |= {"lautstärkegrenze", "lautstärkelimit", "höchstlautstärke"}
 _SWITCH_VERBS = frozenset(
     {"turn", "switch", "power", "schalte", "schalt", "mach", "mache", "machs", "mach's"}
 )
