@@ -28,8 +28,8 @@ async def test_read_playlist_in_requests_of_bounded_size(
     by_id = {entry.id: entry.track.title for entry in emu.state.playlist}
     assert {track_id: metadata.title for track_id, metadata in tracks.items()} == by_id
     reads = [a for a in emu.actions if (a.service, a.action) == ("Playlist", "ReadList")]
-    assert len(ids) + 1 == 133
-    assert [len(a.args[0].split()) for a in reads] == [50, 50, 33]
+    assert len(ids) + 1 == 132
+    assert [len(a.args[0].split()) for a in reads] == [50, 50, 32]
     assert PLAYLIST_READ_IDS == 50
 
 
