@@ -234,6 +234,7 @@ def interesting(world: World) -> list[Any]:
     for p in world.players:
         edges |= {p.ceiling, p.ceiling + 1, p.volume_max, p.volume_max + 1}
         edges |= {max(p.pins, default=0) + 1, max(p.presets, default=0) + 1}
+        edges |= {p.duration, p.duration + 1, MAX_SEEK, MAX_SEEK + 1, -MAX_SEEK - 1}
     # between the lowest and the highest ceiling: the schema allows it, one player does not
     lowest, highest = (f(p.ceiling for p in world.players) for f in (min, max))
     edges |= set(range(lowest, highest + 2))
