@@ -17,7 +17,10 @@ from .errors import (
     INVALID_SOURCE,
     NOT_AVAILABLE,
     OUT_OF_RANGE,
-    PIN_EMPTY,
+    PIN_ID_NOT_FOUND,
+    PIN_INDEX_OUT_OF_RANGE,
+    PIN_MODE_NOT_SUPPORTED,
+    PIN_NOTHING_TO_PLAY,
     PLAYLIST_FULL,
     DeviceError,
 )
@@ -675,29 +678,29 @@ class Device:
     # --- pins -----------------------------------------------------------------
 
     def invoke_pin(self, pin_id: int) -> None:
-        """Do what the pin stores."""
+        """Do what the pin stores (errors as ohPipeline's ProviderPins answers them)."""
         pin = next((p for p in self.state.pins if p.id == pin_id), None)
         if pin is None:
-            raise DeviceError(ID_NOT_FOUND, f"Pin {pin_id} not found")
-        if pin.empty:
-            raise DeviceError(PIN_EMPTY, f"Pin {pin_id} is empty")
+            raise DeviceError(PIN_ID_NOT_FOUND, "Pin id not found")
+        if pin.empty:  # PinsManager::BeginInvoke: an empty mode has no invoker
+            raise DeviceError(PIN_MODE_NOT_SUPPORTED, "Pin mode not supported")
         match pin.mode:
             case "radio":
                 self.play_preset(int(pin.uri.rsplit("/", 1)[-1]))
             case "playlist":
                 tracks = catalog.pin_album_tracks(pin.uri)
                 if tracks is None:
-                    raise DeviceError(ID_NOT_FOUND, f"Pin {pin_id} target not found")
+                    raise DeviceError(PIN_NOTHING_TO_PLAY, "Nothing to Play")
                 self.playlist_load(tracks, shuffle=pin.shuffle)
             case "source":
                 self.select_source(pin.uri.removeprefix("source://"))
             case _:
-                raise DeviceError(NOT_AVAILABLE, f"Pin mode {pin.mode!r} not supported")
+                raise DeviceError(PIN_MODE_NOT_SUPPORTED, "Pin mode not supported")
 
     def invoke_pin_index(self, index: int) -> None:
         """Invoke the pin at this index of IdArray."""
         if not 0 <= index < len(self.state.pins):
-            raise DeviceError(OUT_OF_RANGE, f"Pin index {index} out of range")
+            raise DeviceError(PIN_INDEX_OUT_OF_RANGE, "Pin index out of range")
         self.invoke_pin(self.state.pins[index].id)
 
     # --- front panel extras ---------------------------------------------------

@@ -229,6 +229,11 @@ class LinnEmulator:
         return self._server.sessions_begun
 
     @property
+    def stalled_requests(self) -> int:
+        """Requests received but left unread by the stall_requests fault."""
+        return sum(session.stalled for session in self._server.sessions)
+
+    @property
     def waiting_connections(self) -> int:
         """Connections over the session cap, accepted but ignored."""
         return self._server.pending

@@ -64,9 +64,12 @@ JSON_CORRUPT: Final = 801
 ID_NOT_FOUND: Final = 802
 OUT_OF_RANGE: Final = 803
 PLAYLIST_FULL: Final = 804
-PIN_EMPTY: Final = 805
+PIN_INDEX_OUT_OF_RANGE: Final = 801
+"""ohPipeline ProviderPins (kCodeIndexOutOfRange), as the four below."""
+PIN_ID_NOT_FOUND: Final = 802
 PIN_MODE_NOT_SUPPORTED: Final = 803
-"""ohPipeline ProviderPins: an empty pin invoked (quirk pin_slots); 803 as OUT_OF_RANGE."""
+"""An empty pin (its mode is empty) or a mode with no invoker (PinsManager::BeginInvoke)."""
+PIN_NOTHING_TO_PLAY: Final = 805
 NOT_AVAILABLE: Final = 806
 
 DESCRIPTIONS: Final[dict[int, str]] = {

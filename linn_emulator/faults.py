@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+import contextlib
 from typing import Any
 
-from .server import LpecServer
+from .server import CLOSE_TIMEOUT, LpecServer
 from .wire import alive_line, byebye_line
 
 
@@ -49,6 +50,15 @@ class Faults:
         """
         self._server.set_frozen(enabled)
 
+    def stall_requests(self, enabled: bool = True) -> None:
+        """Stop (or resume) taking requests off every session: lines wait, unread.
+
+        Writes (events, BYEBYE, answers already due) still go out: a device whose session
+        is busy elsewhere. A request waiting when the device is disabled is read after
+        the BYEBYE, and answered ERROR 111 without running (byebye_only).
+        """
+        self._server.set_reading(not enabled)
+
     @property
     def hung(self) -> bool:
         """True while half_open is on."""
@@ -85,13 +95,19 @@ class Faults:
     async def reboot(self, downtime: float = 0.5) -> None:
         """BYEBYE on every session, close, refuse connections for `downtime`, come back.
 
-        Playback stops; subscriptions are gone with the sessions; new sessions get ALIVE.
+        An ACTION being run is answered before the BYEBYE (as ohNet disables a device);
+        requests not read yet are lost unanswered, not run. Playback stops; subscriptions
+        are gone with the sessions; new sessions get ALIVE.
         """
         server = self._server
         server.set_frozen(False)
         for session in list(server.sessions):
             server.byebye(session)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await server.wait_idle()
         await server.close(graceful=True)
+        server.set_reading(True)  # a reboot ends a stall
         self._on_reboot()
         await asyncio.sleep(downtime)
         server.enable()  # a reboot ends a disable too

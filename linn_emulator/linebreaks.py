@@ -10,6 +10,7 @@ an ACTION) comes back exactly as given, as on a device: `Given` remembers it.
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
 METADATA_VARIABLES: Final = frozenset({"Metadata", "Metatext"})
@@ -46,8 +47,20 @@ def spread(value: str) -> str:
     if text.startswith("<"):
         return value.replace("><", ">\n<")
     if text.startswith("[{"):
-        return value.replace("},{", "},\n{")
+        return _spread_json_list(value)
     return value
+
+
+def _spread_json_list(value: str) -> str:
+    """A JSON list with a line break after each object's comma, its values untouched."""
+    try:
+        items = json.loads(value)
+    except ValueError:
+        return value
+    if not isinstance(items, list):
+        return value
+    compact = (json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items)
+    return "[" + ",\n".join(compact) + "]"
 
 
 def spread_variables(variables: dict[str, str], given: Given) -> dict[str, str]:

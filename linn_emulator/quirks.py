@@ -46,10 +46,19 @@ class Quirk(StrEnum):
     SILENT_ENABLE = "silent_enable"
     """A session announces once, when it starts, and only the sub-devices enabled then
     (ohNet DviSessionLpec::Run/Announce skips disabled devices; DviProtocolLpec::Enable is
-    empty): a session begun while the device is disabled hears no ALIVE ever (its commands
-    get `ERROR 111` meanwhile), and enabling the device sends nothing to any session. Off:
-    such a session is held, silent, until the device is enabled, and enabling sends ALIVE
-    on every session the device is not gone from."""
+    empty): a session begun while the device is disabled hears no ALIVE ever, and enabling
+    the device sends nothing to any session. Its commands are answered as usual all the
+    same: the session's device map holds disabled devices too (DviDeviceMap::CopyMap) and
+    LPEC invokes actions whatever the enabled state (DviService::InvokeDirect); disabling
+    the device later sends BYEBYE on it, an ALIVE it never had notwithstanding. Off: such
+    a session is held, silent, until the device is enabled, and enabling sends ALIVE on
+    every session the device is not gone from."""
+
+    NO_FIRST_COMMAND_ERROR = "no_first_command_error"
+    """Every command is answered as it should be, the first one too; a blank line is
+    ignored (ohNet DviSessionLpec::Run: an empty method is skipped, nothing else differs
+    for the first command). Off: the wiki's first-command bug, the first command after
+    ALIVE gets `ERROR 101` unless a blank line came before it."""
 
     RAW_ERROR_TEXT = "raw_error_text"
     """ERROR descriptions are written as they are, not XML-escaped
@@ -71,9 +80,9 @@ class Quirk(StrEnum):
 
     PIN_SLOTS = "pin_slots"
     """Pins `IdArray` has one id per slot and an empty pin's id is 0 (IPinIdProvider::kIdEmpty,
-    Av/Pins/Pins.cpp); `ReadList` skips unknown ids; invoking an empty pin answers
-    803 "Pin mode not supported" (ProviderPins). Off: every pin has an id of its own,
-    an empty one answers 805."""
+    Av/Pins/Pins.cpp); `ReadList` skips unknown ids (`null` when none is left). Off: every
+    pin has an id of its own. Either way invoking an empty pin answers 803 "Pin mode not
+    supported" (its mode is empty: PinsManager::BeginInvoke), as ProviderPins does."""
 
 
 OHNET: Final[frozenset[Quirk]] = frozenset(Quirk)

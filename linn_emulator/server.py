@@ -41,8 +41,10 @@ from .wire import (
 
 _LOGGER = logging.getLogger(__name__)
 
-MAX_LINE = 1024 * 1024
-"""Longer client lines close the session."""
+MAX_REQUEST_BYTES = 12000
+"""ohNet reads each request into a buffer of this many bytes (DviSessionLpec kMaxReadBytes,
+ReaderUntilS): a request whose LF does not fit in it (12000 bytes or more before the LF)
+throws ReaderError, which ends the session without an answer (DviSessionLpec::Run)."""
 MAX_SUBSCRIPTIONS = 16
 MAX_WRITE_BUFFER = 16 * 1024 * 1024
 """A client that stops reading loses its session once this much output is queued."""
@@ -74,10 +76,18 @@ class Session:
         self.seen_command = False
         self.closed = False
         self.announced = False
-        """ALIVE was sent (the device was enabled when the session began, or since)."""
+        """The session began (ohNet copies the device map then, disabled devices too), so
+        a disable sends BYEBYE on it, whether or not it heard ALIVE."""
         self.devices_gone = False
         """The device was disabled with the byebye_only quirk: gone from this session for
         good, so every command naming it gets ERROR 111 and no ALIVE comes again."""
+        self.idle = asyncio.Event()
+        """Set unless an ACTION is being run and answered."""
+        self.idle.set()
+        self.stalled = False
+        """A request waits here, unread (the stall_requests fault)."""
+        self.byebye_due = False
+        """A BYEBYE waits for the ACTION being run: ohNet writes its answer first."""
 
     # --- writing --------------------------------------------------------------
 
@@ -161,11 +171,17 @@ class Session:
             except asyncio.IncompleteReadError:
                 return
             except asyncio.LimitOverrunError:
-                _LOGGER.debug("line over %d bytes: closing the session", MAX_LINE)
+                _LOGGER.debug("request of %d bytes or more: ending the session", MAX_REQUEST_BYTES)
                 return
             except ConnectionError:
                 return
             await self.server.wait_unfrozen()
+            if not self.server.reading:
+                self.stalled = True
+                try:
+                    await self.server.wait_reading()
+                finally:
+                    self.stalled = False
             if self.is_closed():
                 return
             try:
@@ -183,8 +199,9 @@ class Session:
             return
         if not self.seen_command:
             self.seen_command = True
-            if not self.seen_blank:
-                # Firmware bug: the first command after ALIVE fails unless a blank line came first.
+            if not self.seen_blank and Quirk.NO_FIRST_COMMAND_ERROR not in self.server.quirks:
+                # The wiki's bug: the first command after ALIVE fails unless a blank line came
+                # first. ohNet has no such bug (quirk no_first_command_error).
                 self.write_error(COMMAND_NOT_RECOGNISED)
                 return
         try:
@@ -203,7 +220,9 @@ class Session:
                 pass
 
     def _service(self, device: str, name: str) -> EmulatedService:
-        if device not in ("Ds", "MediaRenderer") or self.devices_gone or not self.server.enabled:
+        if device not in ("Ds", "MediaRenderer") or self.devices_gone:
+            raise DeviceError(DEVICE_NOT_FOUND)
+        if not self.server.enabled and Quirk.SILENT_ENABLE not in self.server.quirks:
             raise DeviceError(DEVICE_NOT_FOUND)
         service = self.server.services.get(name)
         if service is None or service.device_name != device:
@@ -211,6 +230,17 @@ class Session:
         return service
 
     async def action(self, request: ActionRequest) -> None:
+        """Run an ACTION and answer it; a BYEBYE meanwhile goes after the answer."""
+        self.idle.clear()
+        try:
+            await self._action(request)
+        finally:
+            self.idle.set()
+            if self.byebye_due:
+                self.byebye_due = False
+                self.server.byebye(self)
+
+    async def _action(self, request: ActionRequest) -> None:
         """Run an ACTION and answer RESPONSE or ERROR (after the configured delay)."""
         self.server.record(request)
         self.server.given.remember(request.args)
@@ -344,6 +374,8 @@ class LpecServer:
         self._unfrozen.set()
         self._enabled = asyncio.Event()
         self._enabled.set()
+        self._reading = asyncio.Event()
+        self._reading.set()
         self._granted = 0
         self.injected_errors: dict[str, list[tuple[int, str]]] = {}
         """Action name -> errors the next calls of it answer (Faults.fail_action)."""
@@ -367,7 +399,7 @@ class LpecServer:
         if self.stopped or self._server is not None:
             return
         self._server = await asyncio.start_server(
-            self._handle, self.host, self.port, limit=MAX_LINE
+            self._handle, self.host, self.port, limit=MAX_REQUEST_BYTES - 1
         )
         self.port = self._server.sockets[0].getsockname()[1]
 
@@ -441,7 +473,15 @@ class LpecServer:
         session.write_line(alive_line("MediaRenderer", self.media_renderer_udn))
 
     def byebye(self, session: Session) -> None:
-        """BYEBYE for every sub-device."""
+        """BYEBYE for every sub-device, after the answer to an ACTION being run.
+
+        ohNet's NotifyDeviceDisabled takes the session's device lock, which an ACTION holds
+        while it runs and writes its answer: a command is answered before the BYEBYE, or
+        read after it and answered ERROR 111 without running.
+        """
+        if not session.idle.is_set():
+            session.byebye_due = True
+            return
         session.write_line(byebye_line("Ds", self.udn))
         session.write_line(byebye_line("MediaRenderer", self.media_renderer_udn))
 
@@ -488,12 +528,33 @@ class LpecServer:
         """False while the device is disabled (faults.disable)."""
         return self._enabled.is_set()
 
+    def set_reading(self, reading: bool) -> None:
+        """Start or stop taking requests off the sockets (the stall_requests fault)."""
+        if reading:
+            self._reading.set()
+        else:
+            self._reading.clear()
+
+    @property
+    def reading(self) -> bool:
+        """False while requests stay unread (the stall_requests fault)."""
+        return self._reading.is_set()
+
+    async def wait_reading(self) -> None:
+        """Block while requests stay unread."""
+        await self._reading.wait()
+
+    async def wait_idle(self) -> None:
+        """Wait until no session is running an ACTION."""
+        for session in list(self.sessions):
+            await session.idle.wait()
+
     async def wait_enabled(self) -> None:
         """Block while the device is disabled: a new session hears no ALIVE meanwhile."""
         await self._enabled.wait()
 
     def disable(self) -> None:
-        """The device is disabled: BYEBYE on every session that had its ALIVE.
+        """The device is disabled: BYEBYE on every session begun (ALIVE heard or not).
 
         With the byebye_only quirk (ohNet NotifyDeviceDisabled) that is all: no
         UNSUBSCRIBE, the session stays open, the device is gone from it for good. Without

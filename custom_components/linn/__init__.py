@@ -24,7 +24,6 @@ from .const import (
     DOMAIN,
     KEEPALIVE_INTERVAL,
     RECONNECT_MAX,
-    SETTLE_TIMEOUT,
 )
 from .dashboard_card import async_register_card
 from .lpec import LinnDevice, LpecError
@@ -76,7 +75,6 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         keepalive_timeout=ACTION_TIMEOUT,
         reconnect_max=RECONNECT_MAX,
         declared_versions=entry.data.get(CONF_SERVICE_VERSIONS),
-        settle_timeout=SETTLE_TIMEOUT,
     )
     try:
         await device.connect()

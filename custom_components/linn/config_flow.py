@@ -27,7 +27,6 @@ from .const import (
     CONNECT_TIMEOUT,
     DEFAULT_PORT,
     DOMAIN,
-    SETTLE_TIMEOUT,
 )
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
@@ -80,7 +79,6 @@ async def async_identify(host: str, port: int) -> DeviceIdentity:
         port,
         connect_timeout=CONNECT_TIMEOUT,
         keepalive_interval=3600,
-        settle_timeout=SETTLE_TIMEOUT,
         services=(Service.PRODUCT,),
     )
     try:

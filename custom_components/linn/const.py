@@ -17,8 +17,6 @@ KEEPALIVE_INTERVAL: Final = 30.0
 RECONNECT_MAX: Final = 4.0
 """Longest wait between reconnection attempts (exponential backoff with jitter): short
 enough that a device back from a reboot is in use again within 5 s."""
-SETTLE_TIMEOUT: Final = 0.2
-"""Seconds a new session waits for the spurious ERROR its workaround blank line may provoke."""
 
 # media_content_type values of the device's own browsable items
 MEDIA_TYPE_PIN: Final = "linn_pin"

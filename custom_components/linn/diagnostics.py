@@ -44,12 +44,22 @@ async def async_get_config_entry_diagnostics(
     device = entry.runtime_data
     state = dataclasses.asdict(device.state)
     state["services"] = sorted(service.short_name for service in device.state.services)
+    state["radio"]["slots"] = _slots(device.state.radio.slots)
+    state["pins"]["slots"] = _slots(device.state.pins.slots)
     return {
         "entry": async_redact_data(dict(entry.data), TO_REDACT),
         "available": device.available,
         "udn": device.udn,
         "state": async_redact_data(state, TO_REDACT),
         "guard": _guard_diagnostics(hass),
+    }
+
+
+def _slots(slots: tuple[int, ...]) -> dict[str, Any]:
+    """How many slots there are (Radio always has 100) and the filled ones (id 0 is empty)."""
+    return {
+        "total": len(slots),
+        "filled": [{"slot": number, "id": id_} for number, id_ in enumerate(slots, 1) if id_],
     }
 
 

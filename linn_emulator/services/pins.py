@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 
-from ..errors import ID_NOT_FOUND, JSON_CORRUPT, PIN_MODE_NOT_SUPPORTED, DeviceError
+from ..errors import ID_NOT_FOUND, JSON_CORRUPT, PIN_ID_NOT_FOUND, DeviceError
 from ..model import Pin
 from ..quirks import Quirk
 from .base import Args, ArgType, EmulatedService, fmt_bool
 
 PIN_MODES = ["radio", "playlist", "source", "tidal", "qobuz", "tunein", "calmradio"]
+
+
+def _json(value: object) -> str:
+    """JSON as ohPipeline's WriterJson writes it: no space after `,` or `:`."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class PinsService(EmulatedService):
@@ -47,33 +52,28 @@ class PinsService(EmulatedService):
             by_id.setdefault(self._slot_id(pin), pin)
         if Quirk.PIN_SLOTS in self.state.quirks:
             # PinsManager::WriteJson skips an unknown id; id 0 is the first empty pin.
+            # WriterJsonArray writes null for an empty array (WriteOnEmpty::eNull).
             found = [{**by_id[i].as_json(), "id": i} for i in ids if i in by_id]
-            return [json.dumps(found, ensure_ascii=False)]
+            return [_json(found) if found else "null"]
         missing = [i for i in ids if i not in by_id]
         if missing:
             raise DeviceError(ID_NOT_FOUND, f"Pin {missing[0]} not found")
-        return [json.dumps([by_id[i].as_json() for i in ids], ensure_ascii=False)]
+        return [_json([by_id[i].as_json() for i in ids])]
 
     def _invoke_id(self, args: Args) -> list[str]:
         pin_id = args.int("Id")
         if Quirk.PIN_SLOTS in self.state.quirks:
+            # PinSet::IndexFromId: id 0 is the first empty pin (which BeginInvoke refuses)
             pin = next((p for p in self.state.pins if self._slot_id(p) == pin_id), None)
             if pin is None:
-                raise DeviceError(ID_NOT_FOUND, "Pin id not found")
-            self._refuse_empty(pin)
+                raise DeviceError(PIN_ID_NOT_FOUND, "Pin id not found")
+            pin_id = pin.id
         self.device.invoke_pin(pin_id)
         return []
 
     def _invoke_index(self, args: Args) -> list[str]:
-        index = args.int("Index")
-        if Quirk.PIN_SLOTS in self.state.quirks and 0 <= index < len(self.state.pins):
-            self._refuse_empty(self.state.pins[index])
-        self.device.invoke_pin_index(index)
+        self.device.invoke_pin_index(args.int("Index"))
         return []
-
-    def _refuse_empty(self, pin: Pin) -> None:
-        if pin.empty:  # BeginInvoke: an empty mode is PinModeNotSupported
-            raise DeviceError(PIN_MODE_NOT_SUPPORTED, "Pin mode not supported")
 
     def variables(self) -> dict[str, str]:
         """Every evented variable."""

@@ -198,7 +198,9 @@ async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     _, pins = await client.subscribe("Ds/Pins")
     assert pins["IdArray"] == "[1,2,3,4,0,0]"  # one id per slot, 0 for an empty one
     assert pins["DeviceMax"] == "6"
-    listing = json.loads((await client.action("Ds/Pins", "ReadList", "[1, 3, 0, 5]")).values[0])
+    raw = (await client.action("Ds/Pins", "ReadList", "[1, 3, 0, 5]")).values[0]
+    assert raw.startswith('[{"id":1,"mode":"radio",')  # compact, as ohPipeline's WriterJson
+    listing = json.loads(raw)
     assert [p["id"] for p in listing] == [1, 3, 0]  # an unknown id is skipped
     assert set(listing[0]) == {
         "id",
@@ -212,7 +214,8 @@ async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     }
     assert listing[0]["title"] == "BBC Radio 3"
     assert listing[2]["mode"] == ""
-    assert (await client.error('ACTION Ds/Pins 1 InvokeId "0"')).code == 803
+    error = await client.error('ACTION Ds/Pins 1 InvokeId "0"')
+    assert (error.code, error.description) == (803, "Pin mode not supported")
     await client.action("Ds/Pins", "InvokeId", "1")
     assert emu.state.source.system_name == "Radio"
     assert emu.state.radio_id == 1
@@ -223,7 +226,9 @@ async def test_pins(emu: LinnEmulator, connect: Connect) -> None:
     assert emu.state.transport_state is PlaybackState.PLAYING
     await client.action("Ds/Pins", "InvokeIndex", "2")
     assert emu.state.source.name == "Turntable"
-    assert (await client.error('ACTION Ds/Pins 1 InvokeIndex "6"')).code == 803
+    error = await client.error('ACTION Ds/Pins 1 InvokeIndex "6"')
+    assert (error.code, error.description) == (801, "Pin index out of range")
+    assert (await client.action("Ds/Pins", "ReadList", "[77]")).values == ("null",)
 
 
 async def test_set_metadata_hostile_text(emu: LinnEmulator, connect: Connect) -> None:

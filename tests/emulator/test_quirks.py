@@ -129,3 +129,22 @@ async def test_disable_documented(emu: LinnEmulator, connect: Connect) -> None:
     assert await client.message() == Alive("MediaRenderer", emu.media_renderer_udn)
     await client.send("SUBSCRIBE Ds/Volume")
     assert isinstance(await client.reply(), Subscribed)
+
+
+async def test_pins_read_list_spans_lines_between_objects(
+    emu: LinnEmulator, connect: Connect
+) -> None:
+    """Compact JSON as ohPipeline writes it, a line break after each object; values intact."""
+    emu.quirks = {Quirk.RAW_LINE_BREAKS, Quirk.MULTILINE_METADATA}
+    emu.panel.set_pin_title(1, "Odd },{ title")
+    client = await connect()
+    await client.send('ACTION Ds/Pins 1 ReadList "[1,2]"')
+    raw = await _raw_until(client, b']"\r\n')
+    text = raw.decode().replace("&quot;", '"')
+    assert '"title":"Odd },{ title",' in text
+    assert '"shuffle":false},\n{"id":2,' in text
+
+    emu.quirks = DOCUMENTED
+    await client.send('ACTION Ds/Pins 1 ReadList "[1,2]"')
+    raw = await _raw_until(client, b']"\r\n')
+    assert b"\n" not in raw.removesuffix(b"\r\n")

@@ -1,12 +1,14 @@
-"""Session behaviour: ALIVE, the first-command quirk, line handling, the session cap."""
+"""Session behaviour: ALIVE, the first command, line handling and length, the session cap."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
+import pytest
+
 from custom_components.linn.lpec.codec import Alive, Error, Response, parse_device_line
-from linn_emulator import LinnEmulator
+from linn_emulator import OHNET, LinnEmulator, Quirk
 from tests.helpers import wait_for
 
 from .conftest import Client, Connect
@@ -33,7 +35,15 @@ async def test_udns_distinct_and_stable() -> None:
     )
 
 
-async def test_first_command_quirk(emu: LinnEmulator, connect: Connect) -> None:
+async def test_first_command_answered_as_ohnet_does(emu: LinnEmulator, connect: Connect) -> None:
+    """ohNet has no first-command bug: no blank line needed (quirk no_first_command_error)."""
+    client = await connect(workaround=False)
+    assert await client.action("Ds/Volume", "SetVolume", "20") == Response(())
+    assert emu.state.volume == 20
+
+
+async def test_first_command_bug_of_the_wiki(emu: LinnEmulator, connect: Connect) -> None:
+    emu.quirks = OHNET - {Quirk.NO_FIRST_COMMAND_ERROR}
     client = await connect(workaround=False)
     await client.send('ACTION Ds/Volume 4 SetVolume "20"')
     reply = await client.reply()
@@ -89,13 +99,34 @@ async def test_huge_line_closes_session(emu: LinnEmulator, connect: Connect) -> 
     assert await other.action("Ds/Product", "Standby") == Response(("false",))
 
 
-async def test_large_line_below_limit_is_answered(emu: LinnEmulator, connect: Connect) -> None:
+def padded(size: int) -> bytes:
+    """An Insert request of exactly `size` bytes, its CRLF included."""
+    head = b'ACTION Ds/Playlist 1 Insert "0" "http://a/b.flac" "'
+    return head + b"x" * (size - len(head) - 3) + b'"\r\n'
+
+
+async def test_a_request_as_long_as_ohnet_reads_is_answered(
+    emu: LinnEmulator, connect: Connect
+) -> None:
+    """ohNet reads a request into 12000 bytes (ReaderUntilS<kMaxReadBytes>), its LF included."""
     client = await connect()
-    metadata = "x" * 300_000
-    reply = await client.action("Ds/Playlist", "Insert", "0", "http://a/b.flac", metadata)
-    new_id = int(reply.values[0])
-    read = await client.action("Ds/Playlist", "Read", str(new_id))
-    assert read.values == ("http://a/b.flac", metadata)
+    client.writer.write(padded(12000))
+    reply = await client.reply()
+    assert isinstance(reply, Response), reply
+    read = await client.action("Ds/Playlist", "Read", reply.values[0])
+    assert read.values == ("http://a/b.flac", "x" * (12000 - len(padded(0))))
+
+
+async def test_a_longer_request_ends_the_session_unanswered(
+    emu: LinnEmulator, connect: Connect
+) -> None:
+    """One byte more: ReaderError, the session ends (DviSessionLpec::Run), nothing runs."""
+    client = await connect()
+    client.writer.write(padded(12001))
+    with pytest.raises(EOFError):
+        await client.raw_message()
+    assert emu.actions == []
+    await wait_for(lambda: emu.sessions == 0)
 
 
 async def test_session_cap(emu: LinnEmulator) -> None:

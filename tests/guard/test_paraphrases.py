@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from custom_components.linn.guard.phrases import LANGUAGES
+from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.guard.utterance import (
     has_rules,
     request_text,
@@ -135,6 +136,13 @@ def test_languages_with_rules_are_the_ones_in_the_set() -> None:
     assert set(LANGUAGES) == set(MINIMUM)
     assert all(has_rules(code) for code in ("en-GB", "de-CH", "fr", "nl-BE", "es-419"))
     assert not has_rules("it")
+
+
+@pytest.mark.parametrize("language", sorted(MINIMUM))
+def test_every_kind_of_change_a_tool_makes_has_rules_and_utterances(language: str) -> None:
+    actions = {spec.action for spec in TOOL_SPECS.values() if spec.action} | {"memory"}
+    assert actions <= set(LANGUAGES[language].purposes)
+    assert actions <= {item.asks for item in load(language)}
 
 
 def figures() -> str:

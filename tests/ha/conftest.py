@@ -13,8 +13,6 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.syrupy import HomeAssistantSnapshotExtension
 from syrupy.assertion import SnapshotAssertion
 
-from custom_components import linn as linn_init
-from custom_components.linn import config_flow
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from scripts.ha_requirements import closure, read_domain_list
@@ -52,18 +50,6 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 @functools.cache
 def _locked_components() -> frozenset[str]:
     return closure(read_domain_list(REQUIREMENTS / "ha-components.txt"))
-
-
-@pytest.fixture(autouse=True)
-def _no_wait_for_a_stray_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Sessions do not wait for the spurious ERROR of the workaround's blank line.
-
-    The emulator never sends one (it models the firmware bug as an ERROR for a first command
-    without a blank line before it), so every session would wait the whole SETTLE_TIMEOUT
-    (0.2 s) for nothing. tests/lpec tests that wait, and the stray ERROR, against scripted peers.
-    """
-    monkeypatch.setattr(linn_init, "SETTLE_TIMEOUT", 0.0)
-    monkeypatch.setattr(config_flow, "SETTLE_TIMEOUT", 0.0)
 
 
 @pytest.fixture

@@ -87,4 +87,10 @@ async def test_diagnostics(
     assert diagnostics["entry"]["host"] == "**REDACTED**"
     diagnostics["entry"].pop("port")  # the emulator's port differs per run
     diagnostics["state"]["time"].pop("seconds_updated_at")
+    # Radio has 100 slots on Linn firmware: only the filled ones are listed, with the count.
+    assert diagnostics["state"]["radio"]["slots"] == {
+        "total": 100,
+        "filled": [{"slot": n, "id": n} for n in (1, 2, 3, 4)],
+    }
+    assert diagnostics["state"]["pins"]["slots"]["total"] == 6
     assert diagnostics == snapshot

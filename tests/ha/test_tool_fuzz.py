@@ -49,6 +49,7 @@ TOOL_ACTIONS = frozenset(
     {
         "SetStandby", "SetSourceBySystemName", "SetVolume", "SetMute", "Play", "Pause", "Stop",
         "Next", "Previous", "InvokeId", "SetId", "SetSender", "SetValue", "Insert", "SeekId",
+        "SetShuffle", "SetRepeat", "SeekSecondAbsolute",
     }
 )  # fmt: skip
 
@@ -75,6 +76,13 @@ MESSAGES: dict[str, set[str]] = {
         "members must be other players, each once",
     },
     "set_volume_limit": {"limit is required", "limit must be within the player's range"},
+    "set_shuffle": {"shuffle is required", "shuffle must be true or false"},
+    "set_repeat": {"repeat is required", "repeat must be true or false"},
+    "seek": {
+        "position must be 0\u201386400",
+        "change must be -86400\u201386400, not 0",
+        "give either position or change",
+    },
 }
 """Every refusal an invalid call may get, besides the player and unexpected-field ones."""
 
@@ -175,6 +183,18 @@ def _check_effect(
         case "standby":
             assert state is not None
             assert state.standby
+        case "wake":
+            assert state is not None
+            assert state.standby is False
+        case "set_shuffle":
+            assert state is not None
+            assert state.shuffle is arguments["shuffle"]
+        case "set_repeat":
+            assert state is not None
+            assert state.repeat is arguments["repeat"]
+        case "seek":
+            assert state is not None
+            assert state.seconds == arguments["position"]
         case "play_radio_preset":
             assert state is not None
             assert state.radio_id == arguments["preset"]
@@ -200,7 +220,8 @@ GROUPS = {
     "transport": ("play", "pause", "stop", "next", "previous"),
     "volume": ("set_volume", "change_volume", "mute"),
     "sources": ("select_source", "play_pin", "play_radio_preset"),
-    "grouping_and_power": ("join", "unjoin", "standby"),
+    "grouping_and_power": ("join", "unjoin", "standby", "wake"),
+    "modes_and_seek": ("set_shuffle", "set_repeat", "seek"),
     "approval_and_search_ids": ("set_volume_limit", "play_music"),
 }
 """One Home Assistant per group: its setup costs as much as fuzzing one tool."""
@@ -226,6 +247,17 @@ async def test_fuzzed_arguments_through_the_assist_api(
     hass.loop.set_debug(False)
     for tool in GROUPS[group]:
         await _fuzz(hass, api, admin, emus, tool)
+
+
+def _refusals(tool: str, world: World) -> set[str]:
+    """Every refusal an invalid call of this tool may get."""
+    refusals = {f"Invalid argument: {m}" for m in MESSAGES.get(tool, set()) | _PLAYER | _ALWAYS}
+    if tool == "seek":  # beyond the current track's length
+        refusals |= {
+            f"Invalid argument: position must be 0\u2013{p.duration} (the track's length)"
+            for p in world.players
+        }
+    return refusals
 
 
 async def _fuzz(
@@ -282,7 +314,7 @@ async def _fuzz(
     await hass.async_block_till_done()
     snapshots = {name: _snapshot(emu) for name, emu in emus.items()}
     actions = {name: len(emu.actions) for name, emu in emus.items()}
-    refusals = {f"Invalid argument: {m}" for m in MESSAGES.get(tool, set()) | _PLAYER | _ALWAYS}
+    refusals = _refusals(tool, world)
     if tool == "get_state":
         refusals.discard("Invalid argument: player is required")
     assert len(refused_sets) == INVALID

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from linn_emulator import LinnEmulator
 
 MAX_CHANGE = 20
+MAX_SEEK = 86400
 QUERY_CHARS = 100
 ITEM = re.compile(r"m[1-9][0-9]{0,2}")
 
@@ -34,6 +35,8 @@ class PlayerFacts:
     presets: tuple[int, ...]
     items: tuple[str, ...] = ()
     """Short ids a search_music on this player issued in the test's conversation."""
+    duration: int = 0
+    """The current track's length in seconds (seek)."""
 
     @classmethod
     def of(cls, name: str, emulator: LinnEmulator) -> PlayerFacts:
@@ -53,6 +56,7 @@ class PlayerFacts:
             hidden_or_system_names=other,
             pins=tuple(pin.id for pin in state.pins if not pin.empty),
             presets=tuple(channel.id for channel in state.radio_channels),
+            duration=int(emulator.device.now_playing().duration or 0),
         )
 
 
@@ -93,8 +97,12 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "play_music": ("player", "item"),
     "join": ("player", "members"),
     "set_volume_limit": ("player", "limit"),
+    "wake": ("player",),
+    "set_shuffle": ("player", "shuffle"),
+    "set_repeat": ("player", "repeat"),
+    "seek": ("player", "position", "change"),
 }
-OPTIONAL = {"get_state": frozenset({"player"})}
+OPTIONAL = {"get_state": frozenset({"player"}), "seek": frozenset({"position", "change"})}
 
 
 def required(tool: str) -> tuple[str, ...]:
@@ -131,6 +139,12 @@ def _value(tool: str, world: World, player: PlayerFacts) -> st.SearchStrategy[di
             return st.fixed_dictionaries({"members": members.map(lambda m: sorted(set(m)))})
         case "set_volume_limit":
             return st.fixed_dictionaries({"limit": st.integers(0, player.volume_max)})
+        case "set_shuffle":
+            return st.fixed_dictionaries({"shuffle": st.booleans()})
+        case "set_repeat":
+            return st.fixed_dictionaries({"repeat": st.booleans()})
+        case "seek":  # a change depends on the position when it runs: test_tool_capabilities
+            return st.fixed_dictionaries({"position": st.integers(0, player.duration)})
         case _:
             return st.just({})
 
@@ -154,9 +168,15 @@ def valid(tool: str, world: World) -> st.SearchStrategy[dict[str, Any]]:
 # --- invalid arguments ----------------------------------------------------------------
 
 
-def accepts(field: str, value: Any, player: PlayerFacts, world: World) -> bool:
+def accepts(field: str, value: Any, player: PlayerFacts, world: World, tool: str = "") -> bool:
     """The specification of one field, per player, as a person would write it down."""
     match field:
+        case "change" if tool == "seek":
+            return _whole(value) and 0 < abs(value) <= MAX_SEEK
+        case "position":
+            return _whole(value) and 0 <= value <= player.duration
+        case "shuffle" | "repeat":
+            return isinstance(value, bool)
         case "player":
             return isinstance(value, str) and value in world.names
         case "volume":
@@ -214,6 +234,7 @@ def interesting(world: World) -> list[Any]:
     for p in world.players:
         edges |= {p.ceiling, p.ceiling + 1, p.volume_max, p.volume_max + 1}
         edges |= {max(p.pins, default=0) + 1, max(p.presets, default=0) + 1}
+        edges |= {p.duration, p.duration + 1, MAX_SEEK, MAX_SEEK + 1, -MAX_SEEK - 1}
     # between the lowest and the highest ceiling: the schema allows it, one player does not
     lowest, highest = (f(p.ceiling for p in world.players) for f in (min, max))
     edges |= set(range(lowest, highest + 2))
@@ -290,7 +311,7 @@ def invalid_sets(
                 continue
             example = [base] if cursors[defect] % 5 == 0 else value
         else:
-            if accepts(kind, value, player, world):
+            if accepts(kind, value, player, world, tool):
                 continue
             example = {**base, kind: value}
         out.setdefault(repr(example), example)

@@ -16,7 +16,6 @@ FAST: dict[str, Any] = {
     "keepalive_timeout": 0.3,
     "reconnect_min": 0.02,
     "reconnect_max": 0.2,
-    "settle_timeout": 0.01,
 }
 
 

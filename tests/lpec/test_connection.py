@@ -204,7 +204,6 @@ async def test_an_unanswered_command_closes_the_connection(emu: LinnEmulator) ->
     listener = Listener()
     conn = await LpecConnection.open("127.0.0.1", emu.port, listener)
     try:
-        await conn.settle(0.05)
         emu.faults.half_open(True)
         with pytest.raises(LpecTimeoutError):
             await conn.request(STANDBY, Response, deadline(0.05))

@@ -235,3 +235,40 @@ async def test_other_errors_are_not_answered_by_the_fallback(
     with pytest.raises(LpecDeviceError, match="800"):
         await device.select_source("Radio")
     assert not any(a.action == "SetSourceIndex" for a in emu.actions)
+
+
+async def test_pins_read_list_over_lines_in_the_firmware_shape(
+    emu: LinnEmulator, device: LinnDevice
+) -> None:
+    """Compact JSON (ohPipeline WriterJson) spread over lines; a title may hold `},{`."""
+    emu.panel.set_pin_title(1, "Odd },{ title\nsecond line")
+    pins = await device.read_pins()
+    assert [pin.id for pin in pins] == [1, 2, 3, 4]
+    assert pins[0].title == "Odd },{ title\nsecond line"
+    assert [pin.title for pin in pins[1:]] == [pin.title for pin in emu.state.pins[1:4]]
+
+
+async def test_an_empty_pin_read_as_such_is_refused_and_the_device_says_803() -> None:
+    """Documented variant: empty pins have ids of their own, so only their details show it.
+
+    Read as empty (no mode): refused before sending. Not read: the device answers as
+    ohPipeline's ProviderPins does, 803 "Pin mode not supported" (PinsManager::BeginInvoke).
+    """
+    async with LinnEmulator(port=0, quirks=DOCUMENTED) as emu:
+        device = LinnDevice("127.0.0.1", emu.port, **FAST)
+        await device.connect()
+        try:
+            with pytest.raises(LpecDeviceError) as caught:
+                await device.invoke_pin(5)
+            assert (caught.value.code, caught.value.description) == (803, "Pin mode not supported")
+            await device.read_pins()
+            sent = len(emu.actions)
+            with pytest.raises(LpecInvalidArgumentError, match="pin 5 is empty"):
+                await device.invoke_pin(5)
+            with pytest.raises(LpecInvalidArgumentError, match="pin 6 is empty"):
+                await device.invoke_pin_index(5)
+            assert len(emu.actions) == sent
+            await device.invoke_pin(2)
+            assert emu.state.source.system_name == "Playlist"
+        finally:
+            await device.close()

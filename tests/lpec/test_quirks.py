@@ -73,7 +73,7 @@ async def test_old_firmware(old_firmware: OldFirmware) -> None:
     device = LinnDevice(
         "127.0.0.1",
         port,
-        **{**FAST, "settle_timeout": 0.5},
+        **FAST,
         services=(Service.PRODUCT, Service.VOLUME, Service.PINS),
     )
     async with asyncio.timeout(3):

@@ -70,5 +70,9 @@ DEFAULT_POLICIES: dict[str, Policy] = {
     "join": Policy.ALLOW,
     "unjoin": Policy.ALLOW,
     "set_volume_limit": Policy.APPROVE,
+    "wake": Policy.ALLOW,  # it restores the device's own source and starts nothing
+    "set_shuffle": Policy.ALLOW,
+    "set_repeat": Policy.ALLOW,
+    "seek": Policy.ALLOW,
     OTHER_API_TOOLS: Policy.ALLOW,
 }

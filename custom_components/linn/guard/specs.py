@@ -44,10 +44,16 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         ToolSpec("unjoin", Access.CONTROL, "group", logged_fields=_PLAYER),
         ToolSpec(
             "set_volume_limit",
-            Access.ADMIN,
+            # anyone who may control the player may ask; an admin decides (min_policy), also
+            # on an admin's own request
+            Access.CONTROL,
             "limit",
             logged_fields=_PLAYER | {"limit"},
             min_policy=Policy.APPROVE,
         ),
+        ToolSpec("wake", Access.CONTROL, "wake", logged_fields=_PLAYER),
+        ToolSpec("set_shuffle", Access.CONTROL, "shuffle", logged_fields=_PLAYER | {"shuffle"}),
+        ToolSpec("set_repeat", Access.CONTROL, "repeat", logged_fields=_PLAYER | {"repeat"}),
+        ToolSpec("seek", Access.CONTROL, "seek", logged_fields=_PLAYER | {"position", "change"}),
     )
 }

@@ -14,7 +14,11 @@ Layers, bottom up: `framing` (messages framed by quotes: values may span lines),
 `codec` (one message's grammar), `connection` (one TCP connection, one command in
 flight), `session` (reconnect, keepalive, subscriptions), `reducers` + `model` (state
 from events), `device` (commands). Every command completes or raises an
-`LpecError`; none waits longer than its timeout.
+`LpecError`; none waits longer than its timeout. A command that did not run (never
+written, refused with ERROR 111, or in flight when the device said BYEBYE) is sent on the
+next session within its timeout; one cut off after it was sent may have run and raises
+`LpecOutcomeUnknownError`; a request longer than the firmware reads (12000 bytes) raises
+`LpecInvalidArgumentError` before anything is sent.
 """
 
 from .capabilities import Capability, PlaybackState, SourceType
@@ -25,6 +29,7 @@ from .errors import (
     LpecDeviceError,
     LpecError,
     LpecInvalidArgumentError,
+    LpecOutcomeUnknownError,
     LpecProtocolError,
     LpecTimeoutError,
     LpecUnsupportedError,
@@ -60,6 +65,7 @@ __all__ = [
     "LpecDeviceError",
     "LpecError",
     "LpecInvalidArgumentError",
+    "LpecOutcomeUnknownError",
     "LpecProtocolError",
     "LpecSession",
     "LpecTimeoutError",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import re
 
-from .errors import LpecProtocolError
+from .errors import LpecInvalidArgumentError, LpecProtocolError
 
 _ESCAPES = {
     "&": "&amp;",
@@ -38,6 +38,11 @@ _TOKEN_RE = re.compile(r'[ \t]*(?:"(.*?)"(?=[ \t]|$)|([^\s"]+))', re.DOTALL)
 _TRAILING_SPACE_RE = re.compile(r"[ \t]*")
 
 MAX_CODE_POINT = 0x10FFFF
+
+MAX_REQUEST_BYTES = 12000
+"""The longest request the firmware reads, its CRLF included: ohNet reads each request into
+a 12000-byte buffer (DviSessionLpec kMaxReadBytes, ReaderUntilS); a line that does not end
+within it throws ReaderError, which ends the session, unanswered (DviSessionLpec::Run)."""
 
 
 def escape(value: str) -> str:
@@ -261,9 +266,23 @@ def split_path(path: str) -> tuple[str, str]:
 def format_action(
     path: str, version: int, action: str, args: tuple[str, ...] | list[str] = ()
 ) -> str:
-    """Build an ACTION line; path is '<device>/<service>'."""
+    """Build an ACTION line; path is '<device>/<service>'.
+
+    Raises LpecInvalidArgumentError when the line is longer than the device reads
+    (MAX_REQUEST_BYTES): it would end the session, and the command would not run.
+    """
     split_path(path)
-    return " ".join([f"ACTION {path} {version} {action}", *(quote(arg) for arg in args)])
+    line = " ".join([f"ACTION {path} {version} {action}", *(quote(arg) for arg in args)])
+    try:
+        size = len(line.encode()) + 2  # CRLF
+    except UnicodeEncodeError as err:
+        raise LpecInvalidArgumentError(f"{action}: an argument is not valid text ({err})") from None
+    if size > MAX_REQUEST_BYTES:
+        raise LpecInvalidArgumentError(
+            f"{action} would be a {size}-byte request; the device reads at most"
+            f" {MAX_REQUEST_BYTES} (with CRLF) and ends the session on a longer one"
+        )
+    return line
 
 
 def format_subscribe(path: str) -> str:

@@ -7,7 +7,6 @@ its listener once. `LpecSession` builds reconnection on top of it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 import logging
 import time
@@ -24,7 +23,13 @@ from .codec import (
     Unsubscribed,
     parse_device_line,
 )
-from .errors import LpecConnectionError, LpecError, LpecProtocolError, LpecTimeoutError
+from .errors import (
+    LpecConnectionError,
+    LpecError,
+    LpecOutcomeUnknownError,
+    LpecProtocolError,
+    LpecTimeoutError,
+)
 from .framing import MAX_MESSAGE_BYTES, MessageReader, MessageTooLongError
 from .ratelimit import RateLimitedLog
 
@@ -33,8 +38,12 @@ _LOGGER = logging.getLogger(__name__)
 type Reply = Response | Subscribed | Error
 
 
-class CommandNotSentError(LpecConnectionError):
-    """The connection closed before the command was written: it may go on another one."""
+class CommandNotRunError(LpecConnectionError):
+    """The command did not run on this connection: it may go on another one."""
+
+
+class CommandNotSentError(CommandNotRunError):
+    """The connection closed before the command was written."""
 
 
 class ConnectionListener(Protocol):
@@ -58,11 +67,23 @@ class ConnectionListener(Protocol):
 
 @dataclass(slots=True)
 class _Command:
+    line: str
     expects: type[Response] | type[Subscribed]
     path: str | None
     future: asyncio.Future[Reply]
     min_values: int = 0
     """A RESPONSE with fewer values is not this command's reply (see replies.py)."""
+
+    @property
+    def is_action(self) -> bool:
+        """True for an ACTION (not a SUBSCRIBE)."""
+        return self.line.startswith("ACTION ")
+
+    @property
+    def device(self) -> str:
+        """The sub-device the command names ('Ds' in 'ACTION Ds/Product 1 Standby')."""
+        words = self.line.split(" ", 2)
+        return words[1].partition("/")[0] if len(words) > 1 else ""
 
 
 class LpecConnection:
@@ -89,15 +110,13 @@ class LpecConnection:
         self.last_reply = time.monotonic()
         self._lock = asyncio.Lock()
         self._current: _Command | None = None
-        self._stray_error_expected = True
-        self._settled = asyncio.Event()
         self._closed = False
         self._bad_lines = RateLimitedLog(_LOGGER, interval=10.0)
         self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="lpec-reader")
 
     @classmethod
     async def open(cls, host: str, port: int, listener: ConnectionListener) -> LpecConnection:
-        """Connect, wait for ALIVE of the Ds sub-device, then send the blank line.
+        """Connect, wait for ALIVE of the Ds sub-device, then send a blank line.
 
         No timeout here: the caller bounds the whole open (a device at its session
         cap accepts TCP but never says ALIVE).
@@ -109,7 +128,10 @@ class LpecConnection:
         reader = MessageReader(stream, MAX_MESSAGE_BYTES)
         try:
             alive = await _read_alive(reader)
-            # Firmware answers the first command after ALIVE with a spurious ERROR.
+            # The wiki: firmware answers the first command after ALIVE with a spurious
+            # ERROR unless a blank line came first. ohNet ignores blank lines and has no
+            # such bug, so nothing waits for an answer to it; a stray ERROR with nothing
+            # in flight is dropped, and one taken for the first SUBSCRIBE's is retried.
             writer.write(b"\r\n")
             await writer.drain()
         except OSError as err:
@@ -129,12 +151,6 @@ class LpecConnection:
     def busy(self) -> bool:
         """True while a command is in flight or queued."""
         return self._lock.locked()
-
-    async def settle(self, seconds: float) -> None:
-        """Wait (briefly) for the spurious ERROR the blank line may provoke."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._settled.wait(), seconds)
-        self._stray_error_expected = False
 
     async def request(
         self,
@@ -168,11 +184,11 @@ class LpecConnection:
         deadline: float,
         min_values: int,
     ) -> Reply:
-        if self._closed:
+        if self._closed or self._writer.transport.is_closing():
             raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
-        self._current = _Command(expects, path, future, min_values)
+        self._current = _Command(line, expects, path, future, min_values)
         try:
             self._writer.write(line.encode() + b"\r\n")
             done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
@@ -189,8 +205,18 @@ class LpecConnection:
             elif not future.cancelled():
                 future.exception()  # retrieved, even if our caller was cancelled meanwhile
 
-    def abort(self, error: LpecConnectionError) -> None:
-        """Kill the connection now (e.g. a keepalive went unanswered)."""
+    def abort(self, error: LpecConnectionError, *, gone: str | None = None) -> None:
+        """Kill the connection now (e.g. a keepalive went unanswered).
+
+        A command in flight (written, unanswered) may have run: it fails with
+        LpecOutcomeUnknownError. `gone` names a sub-device that said BYEBYE (ohNet): a
+        command in flight naming it did not run, so it fails with CommandNotRunError.
+        ohNet writes a command's reply before a BYEBYE (NotifyDeviceDisabled waits for the
+        device lock an ACTION holds while it runs and answers), and after the BYEBYE it
+        answers 111 without invoking anything (the device is gone from the session's map).
+        Not so a SUBSCRIBE: ohNet writes its ack after letting go of that lock, so a BYEBYE
+        may come between (it ends with the session either way).
+        """
         if self._closed:
             return
         self._closed = True
@@ -198,8 +224,17 @@ class LpecConnection:
             self._task.cancel()
         current = self._current
         if current is not None and not current.future.done():
-            current.future.set_exception(error)
-        self._settled.set()
+            if gone is not None and current.device == gone and current.is_action:
+                current.future.set_exception(
+                    CommandNotRunError(f"{current.line!r} did not run: {error}")
+                )
+            else:
+                current.future.set_exception(
+                    LpecOutcomeUnknownError(
+                        f"{current.line!r} was sent, then the connection ended before its"
+                        f" reply ({error}): it may have run, so it is not sent again"
+                    )
+                )
         self._writer.close()
         try:
             self._listener.on_closed(error)
@@ -286,12 +321,8 @@ class LpecConnection:
             self.last_reply = time.monotonic()
         current = self._current
         if current is None or current.future.done():
-            if isinstance(message, Error) and self._stray_error_expected:
-                self._stray_error_expected = False
-                self._settled.set()
-                _LOGGER.debug("Ignoring first-command ERROR %s", message)
-            else:
-                _LOGGER.debug("Dropping unexpected reply %s", message)
+            # e.g. the wiki's first-command ERROR, or the answer to a timed-out command
+            _LOGGER.debug("Dropping unexpected reply %s", message)
             return
         if isinstance(message, Response) and len(message.values) < current.min_values:
             self._bad_lines.warning(
@@ -300,7 +331,6 @@ class LpecConnection:
                 current.min_values,
             )
             return
-        self._stray_error_expected = False
         if isinstance(message, Subscribed) and current.path is not None:
             # Register before the caller wakes up: EVENT 0 follows on the next line.
             self.subscriptions[message.subscription_id] = current.path
@@ -325,4 +355,8 @@ async def _read_alive(reader: MessageReader) -> dict[str, str]:
             continue
         if isinstance(message, Alive):
             alive[message.device] = message.udn
+        elif isinstance(message, ByeBye) and message.device == "Ds":
+            # ohNet: the session's device map holds a device disabled when it began, so
+            # a disable sends BYEBYE on it although it never heard ALIVE; none comes now.
+            raise LpecConnectionError("BYEBYE before ALIVE: the device is gone from this session")
     return alive

@@ -8,7 +8,7 @@ import logging
 
 from .capabilities import Capability, SourceType
 from .codec import Event, format_bool
-from .didl import build_didl
+from .didl import TrackMetadata, build_didl
 from .errors import (
     LpecDeviceError,
     LpecInvalidArgumentError,
@@ -27,6 +27,9 @@ _LOGGER = logging.getLogger(__name__)
 
 CONFIG_PATH = "Ds/Config"
 VOLUME_LIMIT_KEY = "Volume.Limit"  # ohPipeline's VolumeLimiter key
+PLAYLIST_READ_IDS = 50
+"""Ids per Playlist ReadList: about 550 bytes of request (the cap is MAX_REQUEST_BYTES) and
+some 50-100 kB of DIDL-Lite back."""
 
 type StateListener = Callable[[frozenset[Service]], None]
 type AvailabilityListener = Callable[[bool], None]
@@ -67,7 +70,6 @@ class LinnDevice:
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
         reconnect_max: float = 4.0,
-        settle_timeout: float = 0.2,
         services: Sequence[Service] = ALL_SERVICES,
         declared_versions: Mapping[str, int] | None = None,
     ) -> None:
@@ -95,7 +97,6 @@ class LinnDevice:
             keepalive_timeout=keepalive_timeout,
             reconnect_min=reconnect_min,
             reconnect_max=reconnect_max,
-            settle_timeout=settle_timeout,
         )
 
     # --- lifecycle and state ------------------------------------------------------
@@ -366,7 +367,17 @@ class LinnDevice:
             raise LpecInvalidArgumentError("pin id 0 is an empty pin slot")
         if pins.slots and pin_id not in pins.ids:
             raise LpecInvalidArgumentError(f"unknown pin id {pin_id}")
+        self._refuse_empty_pin(pin_id, f"pin {pin_id}")
         await self.action(Service.PINS, "InvokeId", str(pin_id))
+
+    def _refuse_empty_pin(self, pin_id: int, name: str) -> None:
+        """A pin read (ReadList) with no mode is empty: the device refuses it (803).
+
+        Firmware gives an empty slot id 0, but where every pin has an id of its own
+        (the wiki's variant) only its details show that it is empty.
+        """
+        if any(pin.id == pin_id and not pin.mode for pin in self._state.pins.pins):
+            raise LpecInvalidArgumentError(f"{name} is empty")
 
     async def invoke_pin_index(self, index: int) -> None:
         """Invoke a pin by its 0-based slot; an empty slot is refused."""
@@ -376,6 +387,8 @@ class LinnDevice:
             raise LpecInvalidArgumentError(f"pin index {index} out of range 0..{count - 1}")
         if count and slots[index] == EMPTY_SLOT:
             raise LpecInvalidArgumentError(f"pin {index + 1} is empty")
+        if count:
+            self._refuse_empty_pin(slots[index], f"pin {index + 1}")
         await self.action(Service.PINS, "InvokeIndex", str(index))
 
     # --- radio --------------------------------------------------------------------
@@ -429,6 +442,30 @@ class LinnDevice:
         await self._select_source_of_type(SourceType.PLAYLIST)
         await self.action(Service.PLAYLIST, "SeekId", str(new_id))
         return new_id
+
+    async def read_playlist(self, ids: Sequence[int]) -> dict[int, TrackMetadata]:
+        """The metadata of these Playlist tracks by id (ReadList).
+
+        In requests of at most PLAYLIST_READ_IDS ids; an id the playlist no longer holds is
+        left out (ohPipeline skips unknown ids).
+        """
+        self._require(Service.PLAYLIST)
+        tracks: dict[int, TrackMetadata] = {}
+        for start in range(0, len(ids), PLAYLIST_READ_IDS):
+            chunk = " ".join(str(track_id) for track_id in ids[start : start + PLAYLIST_READ_IDS])
+            (xml,) = await self._expect(1, self.action(Service.PLAYLIST, "ReadList", chunk))
+            # a TrackList has the Entry/Id/Uri/Metadata shape of Radio's ChannelList
+            for entry in parse_channel_list(xml):
+                tracks[entry.id] = entry.metadata
+        return tracks
+
+    async def play_playlist_track(self, track_id: int) -> None:
+        """Play the Playlist track with this id (SeekId); the queue stays as it is."""
+        self._require(Service.PLAYLIST)
+        if track_id not in self._state.playlist.ids:
+            raise LpecInvalidArgumentError(f"track {track_id} is not in the playlist")
+        await self._select_source_of_type(SourceType.PLAYLIST)
+        await self.action(Service.PLAYLIST, "SeekId", str(track_id))
 
     # --- songcast -----------------------------------------------------------------
 

@@ -11,6 +11,14 @@ class LpecConnectionError(LpecError):
     """The TCP session could not be opened, or was lost before a command completed."""
 
 
+class LpecOutcomeUnknownError(LpecConnectionError):
+    """The connection ended after a command was sent and before its reply.
+
+    The device reads a whole line before it acts on it (ohNet DviSessionLpec::Run), so the
+    command may have run: it is not sent again, and the caller decides.
+    """
+
+
 class LpecTimeoutError(LpecError, TimeoutError):
     """The device did not answer in time."""
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from .backoff import Backoff
 from .codec import Error, Event, Response, Subscribed, format_action, format_subscribe
-from .connection import CommandNotSentError, LpecConnection
+from .connection import CommandNotRunError, LpecConnection
 from .errors import (
     LpecConnectionError,
     LpecDeviceError,
@@ -63,7 +63,6 @@ class LpecSession:
         keepalive_timeout: float = 5.0,
         reconnect_min: float = 0.5,
         reconnect_max: float = 4.0,
-        settle_timeout: float = 0.2,
     ) -> None:
         self.host = host
         self.port = port
@@ -74,7 +73,6 @@ class LpecSession:
         self.action_timeout = action_timeout
         self._keepalive_interval = keepalive_interval
         self._keepalive_timeout = keepalive_timeout
-        self._settle_timeout = settle_timeout
         self._backoff = Backoff(reconnect_min, reconnect_max)
         self._resubscribe_delay = reconnect_min
         self._conn: LpecConnection | None = None
@@ -172,7 +170,6 @@ class LpecSession:
             conn = await LpecConnection.open(self.host, self.port, self)
         phase[0] = "subscribing"
         try:
-            await conn.settle(self._settle_timeout)
             self._initial_seen.clear()
             # From here on a revocation concerns this connection: _install() repairs it.
             self._revoked.clear()
@@ -328,9 +325,10 @@ class LpecSession:
             conn = await self._connection(deadline)
             try:
                 reply = await conn.request(line, Response, deadline, min_values=min_values)
-            except CommandNotSentError:
-                # e.g. queued behind a command whose reply was lost: that connection
-                # closed before this line was written, so the next one may carry it.
+            except CommandNotRunError:
+                # Never written (e.g. queued behind a command whose reply was lost), or in
+                # flight when the device said BYEBYE (ohNet: it answers 111, runs nothing):
+                # the next connection carries it, within the same deadline.
                 continue
             if (
                 isinstance(reply, Error)
@@ -344,8 +342,8 @@ class LpecSession:
                     resent = True
                     continue
             break
-        # A command in flight when the connection ends (BYEBYE, a lost reply) raises
-        # LpecConnectionError: it may have run, so it is not sent again.
+        # A command in flight when the connection ends without BYEBYE (a reboot, a lost
+        # reply) raises LpecOutcomeUnknownError or LpecTimeoutError: it may have run.
         if isinstance(reply, Error):
             raise LpecDeviceError(reply.code, reply.description)
         if not isinstance(reply, Response):
@@ -410,7 +408,7 @@ class LpecSession:
         if documented:
             self._spawn(self._await_alive(conn), "lpec-await-alive")
         else:
-            conn.abort(LpecConnectionError("BYEBYE: the device is gone from this session"))
+            conn.abort(LpecConnectionError("BYEBYE: the device is gone from this session"), gone=DS)
 
     async def _await_alive(self, conn: LpecConnection) -> None:
         """After a documented BYEBYE: no ALIVE in time means a new session."""
