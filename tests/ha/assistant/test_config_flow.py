@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from homeassistant.auth.models import User
 from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
@@ -177,3 +178,87 @@ async def test_thinking_needs_room_in_the_max_output_tokens(
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert assistant.options[CONF_MAX_TOKENS] == 200
+
+
+async def test_reconfigure_checks_a_new_key_then_keeps_it_and_reloads(
+    hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic, hass_admin_user: User
+) -> None:
+    result = await assistant.start_reconfigure_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "reconfigure_assistant"
+    schema = result["data_schema"].schema
+    url_key = next(key for key in schema if key == CONF_BASE_URL)
+    assert url_key.description == {"suggested_value": fake.base_url}
+    key_key = next(key for key in schema if key == CONF_API_KEY)
+    assert "suggested_value" not in (key_key.description or {})  # the key is not sent back
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_API_KEY: "sk-wrong", CONF_BASE_URL: fake.base_url}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "invalid_auth"}
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_API_KEY: "sk-new", CONF_BASE_URL: "ftp://example.com"}
+    )
+    assert result["errors"] == {CONF_BASE_URL: "invalid_url"}
+    assert assistant.data == {CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url}
+
+    fake.api_keys.add("sk-new")
+    fake.revoke(API_KEY)  # the reloaded entry must use the new key
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_API_KEY: " sk-new ", CONF_BASE_URL: fake.base_url + "/"}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "assistant_reconfigured"
+    await hass.async_block_till_done()
+    assert assistant.data == {CONF_API_KEY: "sk-new", CONF_BASE_URL: fake.base_url}
+    assert assistant.state is ConfigEntryState.LOADED
+    fake.script(Reply("New key works."))
+    assert speech(await converse(hass, "hello", hass_admin_user)) == "New key works."
+
+
+async def test_reconfigure_moves_to_another_server_keeping_the_key(
+    hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic, hass_admin_user: User
+) -> None:
+    async with FakeAnthropic(api_key=API_KEY, min_cache_tokens=None) as other:
+        result = await assistant.start_reconfigure_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_BASE_URL: "http://127.0.0.1:" + str(closed_port())}
+        )
+        assert result["errors"] == {"base": "api_cannot_connect"}
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_BASE_URL: other.base_url}
+        )
+        assert result["type"] is FlowResultType.ABORT
+        assert result["reason"] == "assistant_reconfigured"
+        await hass.async_block_till_done()
+        assert assistant.data == {CONF_API_KEY: API_KEY, CONF_BASE_URL: other.base_url}
+        # the key check went to the new server with the kept key
+        assert [r.headers["x-api-key"] for r in other.requests if r.path == "/v1/models"][:1] == [
+            API_KEY
+        ]
+        other.script(Reply("From the other server."))
+        sent_before = len(fake.message_requests)
+        assert speech(await converse(hass, "hello", hass_admin_user)) == "From the other server."
+        assert len(fake.message_requests) == sent_before
+        await hass.config_entries.async_unload(assistant.entry_id)
+
+
+async def test_reconfigure_refuses_the_key_and_server_of_another_assistant(
+    hass: HomeAssistant, assistant: MockConfigEntry, fake: FakeAnthropic
+) -> None:
+    fake.api_keys.add("sk-second")
+    second = MockConfigEntry(
+        domain=DOMAIN,
+        title="Second assistant",
+        data={CONF_API_KEY: "sk-second", CONF_BASE_URL: fake.base_url},
+        options=dict(DEFAULT_OPTIONS),
+    )
+    second.add_to_hass(hass)
+    result = await second.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "assistant_exists"}
+    assert second.data[CONF_API_KEY] == "sk-second"
