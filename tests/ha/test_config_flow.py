@@ -276,3 +276,19 @@ async def test_a_second_announcement_while_the_first_waits_is_already_in_progres
     assert second["type"] is FlowResultType.ABORT
     assert second["reason"] == "already_in_progress"  # translated: see flow_translations.py
     assert len(hass.config_entries.flow.async_progress_by_handler(DOMAIN)) == 1
+
+
+async def test_reconfigure_refuses_an_invalid_host_and_changes_nothing(
+    hass: HomeAssistant,
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    result = await entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "http://192.0.2.7", CONF_PORT: 23}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_HOST: "invalid_host"}
+    assert entry.data == {CONF_HOST: "192.0.2.99", CONF_PORT: 23}

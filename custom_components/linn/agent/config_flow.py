@@ -6,7 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult, OptionsFlow
+import anthropic
+from homeassistant.config_entries import (
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlow,
+)
 from homeassistant.const import CONF_API_KEY
 from homeassistant.helpers import llm
 from homeassistant.helpers.selector import (
@@ -26,7 +32,7 @@ import probatio
 from ..const import DOMAIN
 from ..guard_options import GUARD_OPTIONS
 from ..options_flow import checked_guard_input, guard_schema, notify_services
-from .client import async_check_key, async_list_models
+from .client import async_check_key, async_create_client, async_list_models
 from .const import (
     CONF_BASE_URL,
     CONF_BUDGET_CONVERSATION_COST,
@@ -197,6 +203,18 @@ def _whole(low: int, high: int) -> Any:
 class AssistantOptionsFlow(OptionsFlow):
     """A menu: the model and budgets, or the guard's policies for this assistant's calls."""
 
+    async def _async_client(self) -> anthropic.AsyncAnthropic:
+        """The loaded entry's client, or a new one (built off the loop) for an entry not loaded.
+
+        After a rejected key the entry is not loaded; its options must stay reachable.
+        """
+        entry: AssistantConfigEntry = self.config_entry
+        if entry.state is ConfigEntryState.LOADED:
+            return entry.runtime_data.client
+        return await async_create_client(
+            self.hass, entry.data[CONF_API_KEY], entry.data.get(CONF_BASE_URL)
+        )
+
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """The menu (its own step id: the streamers' options own the `init` translations)."""
         return await self.async_step_assistant_menu()
@@ -246,7 +264,7 @@ class AssistantOptionsFlow(OptionsFlow):
             else:
                 return self.async_create_entry(data={**entry.options, **user_input})
         options = {**entry.options, **(user_input or {})}
-        models = await async_list_models(entry.runtime_data.client)
+        models = await async_list_models(await self._async_client())
         current = option(options, CONF_MODEL)
         choices = list(dict.fromkeys([*models, current, DEFAULT_MODEL]))
         apis = [
