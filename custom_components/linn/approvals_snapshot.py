@@ -47,7 +47,14 @@ def build_snapshot(
         for request in sorted(guard.pending.open_requests(), key=lambda r: r.expires)
         if request.kind is PendingKind.APPROVE and viewer.may_see(request.user_id)
     ]
-    visible = [r for r in records if viewer.may_see(r.user_id)]
+    # a request's "waiting" record leaves once the request has an outcome of its own
+    answered = {r.request_id for r in records if r.request_id and r.outcome is not Outcome.PENDING}
+    visible = [
+        r
+        for r in records
+        if viewer.may_see(r.user_id)
+        and not (r.outcome is Outcome.PENDING and r.request_id in answered)
+    ]
     recent = visible[-audit_count:] if audit_count else []
     return {
         "now": dt_util.utcnow().isoformat(),

@@ -328,3 +328,26 @@ test("the card appears when its module runs before Home Assistant's app bundle (
   assert.ok(await page.evaluate(() => Boolean(customElements.get("linn-approvals-card-editor"))));
   await page.context().close();
 });
+
+test("in a narrow card the recent actions wrap between words, never inside one", async () => {
+  const page = await openCard(adminTokens, { viewport: { width: 320, height: 800 } });
+  const id = await ask(40);
+  await requestIn(page, id).waitFor();
+  await page.locator(`${CARD} td.outcome`).first().waitFor();
+  const broken = await page.locator(`${CARD} table.audit`).evaluate((table) => {
+    const found = [];
+    for (const cell of table.querySelectorAll("td")) {
+      if (!cell.getClientRects().length) continue; // a column hidden on small screens
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      const words = cell.textContent.trim().split(/\s+/).length;
+      if (lines > words) found.push(`${cell.className} "${cell.textContent}": ${lines} lines`);
+    }
+    return found;
+  });
+  assert.deepEqual(broken, []);
+  await requestIn(page, id).locator("button.deny").click();
+  await requestIn(page, id).waitFor({ state: "detached" });
+  await page.context().close();
+});

@@ -36,6 +36,9 @@ test("why: risk signals and notes in words, the policy when nothing escalated", 
   assert.deepEqual(describeWhy({ signals: ["above_soft_limit", "volume_jump"], reasons: ["no conversation to confirm in"] }),
     ["Volume above the soft limit", "A jump of more than 20 volume steps", "No conversation to confirm in"]);
   assert.deepEqual(describeWhy({ signals: [], reasons: [] }), ["This action always needs an administrator"]);
+  // a signal the guard also notes in words is listed once
+  assert.deepEqual(describeWhy({ signals: ["above_soft_limit"], reasons: ["volume above the soft limit"] }),
+    ["Volume above the soft limit"]);
   assert.deepEqual(describeWhy({ signals: ["new_signal"] }), ["new_signal"]);
 });
 

@@ -84,7 +84,10 @@ export function describeCall(tool, args = {}) {
 export function describeWhy(request) {
   const lines = (request.signals ?? []).map((name) => SIGNALS[name] ?? name);
   for (const reason of request.reasons ?? []) {
-    if (!reason.startsWith("risk:")) lines.push(reason[0].toUpperCase() + reason.slice(1));
+    if (!reason || reason.startsWith("risk:")) continue;
+    const line = reason[0].toUpperCase() + reason.slice(1);
+    // the guard notes some signals in words too ("volume above the soft limit")
+    if (!lines.some((known) => known.toLowerCase() === line.toLowerCase())) lines.push(line);
   }
   return lines.length ? lines : ["This action always needs an administrator"];
 }

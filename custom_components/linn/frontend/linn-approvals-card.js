@@ -33,7 +33,7 @@ const STYLE = `
   .message { color: var(--error-color, #db4437); font-size: 0.9rem; margin-top: 6px; }
   table { width: 100%; border-collapse: collapse; font-size: 0.9rem; }
   td { padding: 4px 8px 4px 0; border-top: 1px solid var(--divider-color); vertical-align: top;
-    overflow-wrap: anywhere; }
+    overflow-wrap: break-word; }
   td.time { white-space: nowrap; color: var(--secondary-text-color); font-variant-numeric: tabular-nums; }
   @media (max-width: 450px) { td.user { display: none; } }
 `;

@@ -226,7 +226,9 @@ class LpecConnection:
                     break
                 self._handle_line(message)
         except LpecConnectionError as err:  # a message over the limit
-            error = err
+            # Handed to the command in flight and the listener, who may keep it: without
+            # its traceback, whose frames hold the last chunk read (up to 64 KiB).
+            error = err.with_traceback(None)
         except OSError as err:
             error = LpecConnectionError(f"connection lost: {err}")
         _LOGGER.debug("LPEC connection ends: %s", error)
