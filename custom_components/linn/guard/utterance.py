@@ -124,13 +124,15 @@ def _clauses(utterance: str, lang: Language) -> list[list[str]]:
     pieces = _CLAUSE_BREAKS.split(utterance)
     clauses = []
     for index in range(0, len(pieces), 2):
-        marks = pieces[index + 1] if index + 1 < len(pieces) else ""
+        question_mark = "?" in (pieces[index + 1] if index + 1 < len(pieces) else "")
         for part in _split(_tokens(pieces[index], lang), lang):
             start = 0
             while start < len(part) and part[start] in lang.fillers:
                 start += 1
             tokens = part[start:]
-            if tokens and not _is_question(tokens, lang, "?" in marks):
+            if tokens and any_rule(lang.requests, tokens):
+                question_mark = False  # "¿puedes bajarlo y poner jazz?": the whole asks
+            if tokens and not _is_question(tokens, lang, question_mark):
                 clauses.append(tokens)
     return clauses
 

@@ -19,7 +19,7 @@ LANGUAGE = Language(
             "give me", "can|could i have|get", "mind playing|putting", "keep playing",
             "i want|wanna", "i'd|id|i'd|would like", "fancy", "in the mood",
             "how about", "what about", "let's|lets have", "queue up", "pin", "preset",
-            "favourite", "favorite", "get ... going", "keep going", "go on",
+            "favourite", "favorite", "get ... going", "keep going",
             "the first|second|third|fourth|fifth|last one",
             "number one|two|three|four|five|1|2|3|4|5", "that one",
         ),
