@@ -238,30 +238,55 @@ async def make_default_agent(url: str, token: str, entry_id: str) -> str:
 
 
 DASHBOARD_PATH = "linn-dev"
-DASHBOARD = {
-    "title": "Linn",
-    "views": [
-        {
-            "title": "Linn",
-            "path": "linn",
-            "cards": [
-                {"type": "media-control", "entity": "media_player.living_room"},
-                {"type": "custom:linn-approvals-card", "title": "Assistant approvals"},
-                {
-                    "type": "entities",
-                    "title": "Now playing",
-                    "entities": [
-                        "sensor.living_room_codec",
-                        "sensor.living_room_sample_rate",
-                        "sensor.living_room_bit_depth",
-                        "number.living_room_volume_limit",
-                        "update.living_room_firmware",
-                    ],
-                },
-            ],
-        }
-    ],
-}
+DASHBOARD_SENSORS = ("codec", "sample_rate", "bit_depth", "volume_limit", "firmware")
+"""The "Now playing" card's entities, by their unique id's suffix."""
+
+
+async def streamer_entities(call: Callable[[dict[str, Any]], Awaitable[Any]]) -> dict[str, str]:
+    """The streamer's entity ids by unique id suffix ("" for the player), from the registry.
+
+    The ids are not fixed: a streamer in an area named like its room gets the area in them
+    (media_player.living_room_living_room), as Home Assistant names entities in areas.
+    """
+    entries = await call({"type": "config/entity_registry/list"})
+    ids: dict[str, str] = {}
+    for entry in entries:
+        if entry["platform"] != "linn":
+            continue
+        suffix = str(entry.get("unique_id") or "").partition("_")[2]
+        if suffix or entry["entity_id"].startswith("media_player."):
+            ids.setdefault(suffix, entry["entity_id"])
+    if "" not in ids:
+        sys.exit("the streamer has no media player entity")
+    return ids
+
+
+async def player_entity(url: str, token: str) -> str:
+    """The streamer's media player entity id."""
+    async with websocket(url, token) as call:
+        return (await streamer_entities(call))[""]
+
+
+def dashboard(ids: dict[str, str]) -> dict[str, Any]:
+    """The development dashboard for the streamer with these entity ids."""
+    return {
+        "title": "Linn",
+        "views": [
+            {
+                "title": "Linn",
+                "path": "linn",
+                "cards": [
+                    {"type": "media-control", "entity": ids[""]},
+                    {"type": "custom:linn-approvals-card", "title": "Assistant approvals"},
+                    {
+                        "type": "entities",
+                        "title": "Now playing",
+                        "entities": [ids[key] for key in DASHBOARD_SENSORS if key in ids],
+                    },
+                ],
+            }
+        ],
+    }
 
 
 async def websocket_setup(url: str, token: str) -> str:
@@ -278,9 +303,8 @@ async def websocket_setup(url: str, token: str) -> str:
                 "mode": "storage",
             }
         )
-        await call(
-            {"type": "lovelace/config/save", "url_path": DASHBOARD_PATH, "config": DASHBOARD}
-        )
+        config = dashboard(await streamer_entities(call))
+        await call({"type": "lovelace/config/save", "url_path": DASHBOARD_PATH, "config": config})
         long_lived = await call(
             {"type": "auth/long_lived_access_token", "client_name": "develop", "lifespan": 3650}
         )

@@ -25,7 +25,6 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).parent))
 import develop_bootstrap as bootstrap
 
-ENTITY = "media_player.living_room"
 STEP_SECONDS = 30.0
 """How long one step may take before the test fails (a failure bound, never a pass)."""
 
@@ -47,22 +46,24 @@ async def until(
     token: str,
     what: str,
     check: Callable[[Any], bool],
+    *,
+    entity: str,
 ) -> Any:
     """Poll the entity until `check(state)` holds; fail after STEP_SECONDS saying what was seen."""
     seen = None
     try:
         async with asyncio.timeout(STEP_SECONDS):
             while True:
-                seen = await state_of(session, url, token, ENTITY)
+                seen = await state_of(session, url, token, entity)
                 if seen is not None and check(seen):
                     return seen
                 await asyncio.sleep(0.2)
     except TimeoutError:
-        sys.exit(f"{ENTITY}: expected {what}; last state seen: {seen}")
+        sys.exit(f"{entity}: expected {what}; last state seen: {seen}")
 
 
 async def service(
-    session: aiohttp.ClientSession, url: str, token: str, name: str, **data: Any
+    session: aiohttp.ClientSession, url: str, token: str, entity: str, name: str, **data: Any
 ) -> None:
     """Call a media_player service on the streamer."""
     await bootstrap.request(
@@ -70,7 +71,7 @@ async def service(
         "POST",
         f"{url}/api/services/media_player/{name}",
         token,
-        json={"entity_id": ENTITY, **data},
+        json={"entity_id": entity, **data},
     )
 
 
@@ -93,18 +94,32 @@ async def main() -> None:
         print(f"Home Assistant {config['version']} is running")
 
         await bootstrap.add_streamer(session, url, token, "127.0.0.1", args.emulator_port)
+        # Onboarding made a "Living Room" area: the player is in it, and its id says so.
+        player = await bootstrap.player_entity(url, token)
         state = await until(
-            session, url, token, "an available player", lambda s: s["state"] != "unavailable"
+            session,
+            url,
+            token,
+            "an available player",
+            lambda s: s["state"] != "unavailable",
+            entity=player,
         )
-        print(f"{ENTITY}: {state['state']}, {state['attributes'].get('friendly_name')}")
+        print(f"{player}: {state['state']}, {state['attributes'].get('friendly_name')}")
 
-        await service(session, url, token, "media_play")
-        await until(session, url, token, "playing", lambda s: s["state"] == "playing")
-        await service(session, url, token, "media_pause")
-        await until(session, url, token, "paused", lambda s: s["state"] == "paused")
-        await service(session, url, token, "volume_set", volume_level=0.3)
+        await service(session, url, token, player, "media_play")
         await until(
-            session, url, token, "volume 0.3", lambda s: s["attributes"].get("volume_level") == 0.3
+            session, url, token, "playing", lambda s: s["state"] == "playing", entity=player
+        )
+        await service(session, url, token, player, "media_pause")
+        await until(session, url, token, "paused", lambda s: s["state"] == "paused", entity=player)
+        await service(session, url, token, player, "volume_set", volume_level=0.3)
+        await until(
+            session,
+            url,
+            token,
+            "volume 0.3",
+            lambda s: s["attributes"].get("volume_level") == 0.3,
+            entity=player,
         )
         print("play, pause and volume work")
 
@@ -132,6 +147,7 @@ async def main() -> None:
             token,
             "volume 0.25 after 'volume 25'",
             lambda s: s["attributes"].get("volume_level") == 0.25,
+            entity=player,
         )
         print("the Assist conversation set the volume")
 

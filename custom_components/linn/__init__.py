@@ -9,7 +9,11 @@ from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.const import CONF_HOST, CONF_PORT, EVENT_HOMEASSISTANT_STOP, Platform
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryNotReady
-from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import (
+    area_registry as ar,
+    config_validation as cv,
+    device_registry as dr,
+)
 from homeassistant.helpers.typing import ConfigType
 
 from .agent.const import is_assistant_data
@@ -26,6 +30,7 @@ from .const import (
     RECONNECT_MAX,
 )
 from .dashboard_card import async_register_card
+from .entity import streamer_device_info
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
@@ -110,6 +115,13 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
     entry.async_on_unload(device.add_availability_listener(_log_availability))
     entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, _close_on_stop))
     entry.runtime_data = device
+    # Registered before any entity (whose device info may name only the identifiers), so
+    # that a new device goes into the area named like its room, if there is one.
+    room_area = ar.async_get(hass).async_get_area_by_name(device.state.product.room or "")
+    dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id,
+        **streamer_device_info(device, area=room_area.name if room_area else None),
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     async_watch_exposure(hass, entry)
     return True

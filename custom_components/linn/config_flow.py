@@ -199,8 +199,10 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """New host or port for the same device."""
+        """New host or port for the same device; an assistant's own step for its key and URL."""
         entry = self._get_reconfigure_entry()
+        if is_assistant_data(entry.data):
+            return await self.async_step_reconfigure_assistant()
         errors: dict[str, str] = {}
         if user_input is not None:
             host, port, identity = await self._async_try(user_input, errors)

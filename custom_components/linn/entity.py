@@ -55,6 +55,27 @@ def command[F: Callable[..., Awaitable[Any]]](func: F) -> F:
     return cast(F, wrapper)
 
 
+def streamer_device_info(device: LinnDevice, *, area: str | None = None) -> DeviceInfo:
+    """The streamer's device, from the identity it reported on connect.
+
+    `area`: the suggested area, which Home Assistant uses only when it creates the device
+    (a device already registered keeps the area it has, or has none).
+    """
+    udn = normalize_udn(device.udn or "")
+    product = device.state.product
+    info = DeviceInfo(
+        identifiers={(DOMAIN, udn)},
+        manufacturer=product.manufacturer or MANUFACTURER,
+        model=product.model,
+        name=product.room or product.name or product.model or "Linn",
+        serial_number=udn,
+        sw_version=device.state.update.software.current_version,
+    )
+    if area:
+        info["suggested_area"] = area
+    return info
+
+
 class LinnEntity(Entity):
     """An entity of one Linn streamer; the device pushes, nothing polls."""
 
@@ -66,15 +87,7 @@ class LinnEntity(Entity):
         self.device = device
         self.udn = normalize_udn(device.udn or "")
         self._attr_unique_id = self.udn if unique_suffix is None else f"{self.udn}_{unique_suffix}"
-        product = device.state.product
-        self._attr_device_info = DeviceInfo(
-            identifiers={(DOMAIN, self.udn)},
-            manufacturer=product.manufacturer or MANUFACTURER,
-            model=product.model,
-            name=product.room or product.name or product.model or "Linn",
-            serial_number=self.udn,
-            sw_version=device.state.update.software.current_version,
-        )
+        self._attr_device_info = streamer_device_info(device)
 
     @property
     def available(self) -> bool:

@@ -18,6 +18,7 @@ from linn_emulator import LinnEmulator
 from scripts.ha_requirements import closure, read_domain_list
 
 from .assist_api import async_setup_llm
+from .flow_translations import check_flow_translations  # noqa: F401 (autouse)
 from .streamers import async_setup_linn, linn_entry
 
 REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"

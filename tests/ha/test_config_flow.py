@@ -215,3 +215,80 @@ async def test_reconfigure_to_another_device_is_refused(hass: HomeAssistant) -> 
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "wrong_device"
     assert entry.data[CONF_HOST] == "192.0.2.99"
+
+
+@pytest.mark.parametrize(
+    "info",
+    [
+        SsdpServiceInfo(
+            ssdp_usn="uuid:x::urn:av-openhome-org:service:Product:4",
+            ssdp_st="urn:av-openhome-org:service:Product:4",
+            ssdp_location="http://127.0.0.1:55178/device.xml",
+            upnp={ATTR_UPNP_MANUFACTURER: "Linn"},
+        ),
+        SsdpServiceInfo(
+            ssdp_usn=f"uuid:{UDN}::urn:av-openhome-org:service:Product:4",
+            ssdp_st="urn:av-openhome-org:service:Product:4",
+            ssdp_location=None,
+            upnp={ATTR_UPNP_UDN: f"uuid:{UDN}"},
+        ),
+    ],
+    ids=["no-udn", "no-host"],
+)
+async def test_ssdp_without_udn_or_host_is_not_offered(
+    hass: HomeAssistant, emulator: LinnEmulator, info: SsdpServiceInfo
+) -> None:
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=info
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "not_linn_device"
+    assert emulator.sessions == 0  # nothing was asked of any device
+
+
+async def test_ssdp_udn_from_the_usn_when_the_description_has_none(
+    hass: HomeAssistant, emulator: LinnEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(config_flow, "DEFAULT_PORT", emulator.port)
+    info = ssdp_info()
+    info.upnp.pop(ATTR_UPNP_UDN)
+    info.ssdp_udn = f"uuid:{UDN}"
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=info
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "confirm"
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["unique_id"] for flow in flows] == [UDN]
+
+
+async def test_a_second_announcement_while_the_first_waits_is_already_in_progress(
+    hass: HomeAssistant, emulator: LinnEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(config_flow, "DEFAULT_PORT", emulator.port)
+    first = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info()
+    )
+    assert first["step_id"] == "confirm"
+    second = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_SSDP}, data=ssdp_info()
+    )
+    assert second["type"] is FlowResultType.ABORT
+    assert second["reason"] == "already_in_progress"  # translated: see flow_translations.py
+    assert len(hass.config_entries.flow.async_progress_by_handler(DOMAIN)) == 1
+
+
+async def test_reconfigure_refuses_an_invalid_host_and_changes_nothing(
+    hass: HomeAssistant,
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=UDN, data={CONF_HOST: "192.0.2.99", CONF_PORT: 23}
+    )
+    entry.add_to_hass(hass)
+    result = await entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "http://192.0.2.7", CONF_PORT: 23}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_HOST: "invalid_host"}
+    assert entry.data == {CONF_HOST: "192.0.2.99", CONF_PORT: 23}

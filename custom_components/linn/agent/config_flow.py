@@ -6,7 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult, OptionsFlow
+import anthropic
+from homeassistant.config_entries import (
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlow,
+)
 from homeassistant.const import CONF_API_KEY
 from homeassistant.helpers import llm
 from homeassistant.helpers.selector import (
@@ -26,7 +32,7 @@ import probatio
 from ..const import DOMAIN
 from ..guard_options import GUARD_OPTIONS
 from ..options_flow import checked_guard_input, guard_schema, notify_services
-from .client import async_check_key, async_list_models
+from .client import async_check_key, async_create_client, async_list_models
 from .const import (
     CONF_BASE_URL,
     CONF_BUDGET_CONVERSATION_COST,
@@ -60,6 +66,23 @@ def _key_schema(base_url: str = "") -> probatio.Schema:
     )
 
 
+def _reconfigure_schema(base_url: str) -> probatio.Schema:
+    """An empty key keeps the current one (it is never sent back to the form)."""
+    return probatio.Schema(
+        {
+            probatio.Optional(CONF_API_KEY): TextSelector(
+                TextSelectorConfig(type=TextSelectorType.PASSWORD)
+            ),
+            probatio.Optional(CONF_BASE_URL, description={"suggested_value": base_url}): str,
+        }
+    )
+
+
+def _entered_base_url(user_input: Mapping[str, Any]) -> str | None:
+    """The server URL as stored: None for Anthropic's own."""
+    return (user_input.get(CONF_BASE_URL) or "").strip().rstrip("/") or None
+
+
 def _valid_base_url(url: str) -> bool:
     parsed = urlparse(url)
     return parsed.scheme in ("http", "https") and bool(parsed.hostname)
@@ -75,7 +98,7 @@ class AssistantSteps(ConfigFlow):
         errors: dict[str, str] = {}
         if user_input is not None:
             api_key = user_input[CONF_API_KEY].strip()
-            base_url = (user_input.get(CONF_BASE_URL) or "").strip().rstrip("/") or None
+            base_url = _entered_base_url(user_input)
             if base_url is not None and not _valid_base_url(base_url):
                 errors[CONF_BASE_URL] = "invalid_url"
             else:
@@ -91,6 +114,46 @@ class AssistantSteps(ConfigFlow):
         return self.async_show_form(
             step_id="assistant",
             data_schema=_key_schema((user_input or {}).get(CONF_BASE_URL) or ""),
+            errors=errors,
+        )
+
+    async def async_step_reconfigure_assistant(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """A new key or server URL for an assistant, checked with a real request as at setup.
+
+        Nothing changes until the check passes; then the entry reloads with a new client.
+        """
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            api_key = (user_input.get(CONF_API_KEY) or "").strip() or entry.data[CONF_API_KEY]
+            base_url = _entered_base_url(user_input)
+            if base_url is not None and not _valid_base_url(base_url):
+                errors[CONF_BASE_URL] = "invalid_url"
+            elif any(
+                other.entry_id != entry.entry_id
+                and other.data.get(CONF_API_KEY) == api_key
+                and other.data.get(CONF_BASE_URL) == base_url
+                for other in self._async_current_entries(include_ignore=False)
+            ):
+                errors["base"] = "assistant_exists"
+            else:
+                error = await async_check_key(self.hass, api_key, base_url)
+                if error is None:
+                    return self.async_update_reload_and_abort(
+                        entry,
+                        data_updates={CONF_API_KEY: api_key, CONF_BASE_URL: base_url},
+                        reason="assistant_reconfigured",
+                    )
+                errors["base"] = error
+            shown_url = user_input.get(CONF_BASE_URL) or ""
+        else:
+            shown_url = entry.data.get(CONF_BASE_URL) or ""
+        return self.async_show_form(
+            step_id="reconfigure_assistant",
+            data_schema=_reconfigure_schema(shown_url),
+            description_placeholders={"title": entry.title},
             errors=errors,
         )
 
@@ -139,6 +202,18 @@ def _whole(low: int, high: int) -> Any:
 
 class AssistantOptionsFlow(OptionsFlow):
     """A menu: the model and budgets, or the guard's policies for this assistant's calls."""
+
+    async def _async_client(self) -> anthropic.AsyncAnthropic:
+        """The loaded entry's client, or a new one (built off the loop) for an entry not loaded.
+
+        After a rejected key the entry is not loaded; its options must stay reachable.
+        """
+        entry: AssistantConfigEntry = self.config_entry
+        if entry.state is ConfigEntryState.LOADED:
+            return entry.runtime_data.client
+        return await async_create_client(
+            self.hass, entry.data[CONF_API_KEY], entry.data.get(CONF_BASE_URL)
+        )
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """The menu (its own step id: the streamers' options own the `init` translations)."""
@@ -189,7 +264,7 @@ class AssistantOptionsFlow(OptionsFlow):
             else:
                 return self.async_create_entry(data={**entry.options, **user_input})
         options = {**entry.options, **(user_input or {})}
-        models = await async_list_models(entry.runtime_data.client)
+        models = await async_list_models(await self._async_client())
         current = option(options, CONF_MODEL)
         choices = list(dict.fromkeys([*models, current, DEFAULT_MODEL]))
         apis = [
