@@ -7,6 +7,13 @@ import pytest
 from custom_components.linn.guard import Answer, match_answer, utterance_asks_for
 from custom_components.linn.guard.utterance import utterance_allows_volume, volume_numbers
 
+_GERMAN = ("Was läuft", "mach lauter", "wechsle", "Kannst du", "Ist es", "Stell das", "und in der")
+
+
+def _language(utterance: str) -> str:
+    """The language the examples below are in (no language reads English words)."""
+    return "de" if utterance.startswith(_GERMAN) else "en"
+
 
 @pytest.mark.parametrize(
     ("utterance", "language", "answer"),
@@ -46,7 +53,7 @@ def test_answers(utterance: str | None, language: str, answer: Answer) -> None:
     ],
 )
 def test_action_words(utterance: str, action: str, asks: bool) -> None:
-    assert utterance_asks_for(utterance, action) is asks
+    assert utterance_asks_for(utterance, action, language=_language(utterance)) is asks
 
 
 def test_named_target_counts_as_asking() -> None:
@@ -68,7 +75,7 @@ def test_named_target_counts_as_asking() -> None:
 def test_a_device_supplied_name_narrows_the_target_but_never_stands_in_for_the_request(
     utterance: str, name: str, asks: bool
 ) -> None:
-    assert utterance_asks_for(utterance, "source", [name]) is asks
+    assert utterance_asks_for(utterance, "source", [name], language=_language(utterance)) is asks
 
 
 @pytest.mark.parametrize(
@@ -87,7 +94,7 @@ def test_a_device_supplied_name_narrows_the_target_but_never_stands_in_for_the_r
     ],
 )
 def test_questions_never_ask_for_a_change(utterance: str, asks: bool) -> None:
-    assert utterance_asks_for(utterance, "volume") is asks
+    assert utterance_asks_for(utterance, "volume", language=_language(utterance)) is asks
 
 
 @pytest.mark.parametrize(
@@ -106,7 +113,7 @@ def test_questions_never_ask_for_a_change(utterance: str, asks: bool) -> None:
     ],
 )
 def test_only_a_number_that_is_the_volume_counts_as_one(utterance: str, numbers: set[int]) -> None:
-    assert volume_numbers(utterance) == numbers
+    assert volume_numbers(utterance, _language(utterance)) == numbers
 
 
 @pytest.mark.parametrize(
@@ -133,4 +140,4 @@ def test_a_volume_follows_the_users_words(utterance: str, target: int, allowed: 
     ],
 )
 def test_asking_for_a_group(utterance: str, asks: bool) -> None:
-    assert utterance_asks_for(utterance, "group") is asks
+    assert utterance_asks_for(utterance, "group", language=_language(utterance)) is asks

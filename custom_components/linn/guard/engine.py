@@ -40,6 +40,7 @@ from .settings import AgentSettings, PlayerSettings
 from .untrusted import clean_text
 from .utterance import (
     Answer,
+    has_rules,
     match_answer,
     request_text,
     utterance_allows_volume,
@@ -457,7 +458,9 @@ class Guard:
         """
         if self.conversation_read_untrusted(call.caller, call.turn):
             return MSG_MEMORY_AFTER_DEVICE_TEXT
-        if not utterance_asks_for(call.turn.utterance, spec.action or ""):
+        if not utterance_asks_for(
+            call.turn.utterance, spec.action or "", language=call.turn.language
+        ):
             return MSG_MEMORY_NOT_ASKED
         return None
 
@@ -529,6 +532,9 @@ class Guard:
         if policy < spec.min_policy:
             attempt.notes.append(f"at least {spec.min_policy.name.lower()} for this tool")
             policy = spec.min_policy
+        if _without_word_rules(spec, call.turn) and policy < Policy.CONFIRM:
+            attempt.notes.append("no word rules for this language: the user's yes")
+            policy = Policy.CONFIRM
         facts = handler.risk_facts(arguments)
         if facts.soft_limit_share != soft_limit_share:
             facts = RiskFacts(
@@ -590,23 +596,30 @@ class Guard:
             return None
         if turn.utterance is None and not (read_here or read_before):
             return None  # no chat log (a direct call): there are no words to check
-        words = request_text(turn.utterance, turn.previous_utterance, turn.language)
+        lang = turn.language
+        if _without_word_rules(spec, turn):
+            # no rules can read these words: the change waits for the user's yes (_decide),
+            # never in the turn that read device text
+            return MSG_ASK_AGAIN if read_here else None
+        words = request_text(turn.utterance, turn.previous_utterance, lang)
         tainted = read_here or read_before
         terms = handler.utterance_terms(arguments)
-        if not utterance_asks_for(words, spec.action, terms, narrow=tainted):
+        if not utterance_asks_for(words, spec.action, terms, narrow=tainted, language=lang):
             if read_here:
                 return MSG_NOT_ASKED
             return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
         facts = handler.risk_facts(arguments)
         volume = facts.volume_target
-        if volume is not None and not utterance_allows_volume(words, volume, facts.volume_current):
+        if volume is not None and not utterance_allows_volume(
+            words, volume, facts.volume_current, lang
+        ):
             # "turn it down" must not become the text's "set the volume to 48"
             return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
         if policy is Policy.ALLOW:
             return None
         if read_here:
             return MSG_ASK_AGAIN
-        if volume is not None and volume not in volume_numbers(words):
+        if volume is not None and volume not in volume_numbers(words, lang):
             # "louder" may not become a question about 90: the user says the level
             return MSG_SAY_THE_VOLUME
         return None
@@ -1069,6 +1082,11 @@ _INTENT_FIELDS = (
     "args_hash",
     "request_id",
 )
+
+
+def _without_word_rules(spec: ToolSpec, turn: Turn) -> bool:
+    """A model's change checked against words in a language the guard has no rules for."""
+    return spec.action is not None and turn.utterance is not None and not has_rules(turn.language)
 
 
 def _pending_message(request: PendingRequest) -> str:

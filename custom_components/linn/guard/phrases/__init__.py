@@ -1,0 +1,170 @@
+"""Per-language word rules: how a user asks for each kind of change, and what a question is.
+
+One module per language (en, de, fr, nl, es), each a `Language` of plain tables. A rule is
+a short pattern over the words of one clause, written as a string:
+
+- `play`: the word itself; `spiel*`: any word starting with `spiel`;
+- `you|i|we`: any one of these words;
+- `put ... on`: `put`, up to four words, then `on` ("put some jazz on", "put it on");
+- `^para`: only as the clause's first word; `too$`: only as its last.
+
+Adding a word for a new tool is one line in each language's `purposes` table; a language
+without a module has no rules, and the guard falls back to the user's yes for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+MAX_GAP = 4
+"""The most words `...` may stand for."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    exact: frozenset[str]
+    prefixes: tuple[str, ...]
+
+    def matches(self, token: str) -> bool:
+        return token in self.exact or any(token.startswith(p) for p in self.prefixes)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One compiled pattern; `None` in `words` is a gap of 0 to MAX_GAP words."""
+
+    text: str
+    words: tuple[_Word | None, ...]
+    at_start: bool
+    at_end: bool
+
+    def matches(self, clause: list[str]) -> bool:
+        """True when the pattern occurs in the clause (a list of words)."""
+        starts = range(1) if self.at_start else range(len(clause))
+        return any(self._at(0, clause, start) for start in starts)
+
+    def _at(self, index: int, clause: list[str], position: int) -> bool:
+        if index == len(self.words):
+            return not self.at_end or position == len(clause)
+        word = self.words[index]
+        if word is None:
+            last = min(len(clause), position + MAX_GAP)
+            return any(self._at(index + 1, clause, p) for p in range(position, last + 1))
+        if position < len(clause) and word.matches(clause[position]):
+            return self._at(index + 1, clause, position + 1)
+        return False
+
+
+def rule(text: str) -> Rule:
+    """Compile one pattern (see the module's docstring)."""
+    parts = text.casefold().split()
+    at_start = bool(parts) and parts[0].startswith("^")
+    at_end = bool(parts) and parts[-1].endswith("$")
+    if at_start:
+        parts[0] = parts[0][1:]
+    if at_end:
+        parts[-1] = parts[-1][:-1]
+    words: list[_Word | None] = []
+    for part in parts:
+        if part == "...":
+            words.append(None)
+            continue
+        options = part.split("|")
+        words.append(
+            _Word(
+                frozenset(o for o in options if not o.endswith("*")),
+                tuple(o[:-1] for o in options if o.endswith("*")),
+            )
+        )
+    if not words or words[0] is None or words[-1] is None:
+        raise ValueError(f"a rule needs a word at both ends: {text!r}")
+    return Rule(text, tuple(words), at_start, at_end)
+
+
+def rules(*texts: str) -> tuple[Rule, ...]:
+    """Compile several patterns."""
+    return tuple(rule(text) for text in texts)
+
+
+def any_rule(patterns: Iterable[Rule], clause: list[str]) -> bool:
+    """True when one of the patterns occurs in the clause."""
+    return any(pattern.matches(clause) for pattern in patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """Everything the guard reads in one language's words. Words are casefolded."""
+
+    code: str
+    purposes: Mapping[str, tuple[Rule, ...]]
+    """Per kind of action (ToolSpec.action): the patterns by which a user asks for it."""
+    yes: frozenset[str]
+    no: frozenset[str]
+    polite: frozenset[str]
+    """Stripped from both ends of a yes or no ("yes please", "ja bitte")."""
+    conjunctions: frozenset[str]
+    """Words that start a new clause ("and", "then", "but")."""
+    fillers: frozenset[str]
+    """Dropped from a clause's start ("oh", "ok", "now")."""
+    question_starts: frozenset[str]
+    """A clause starting with one asks for information, not a change."""
+    questions: tuple[Rule, ...] = ()
+    """Patterns that make a clause a question wherever they are ("tell me", "quoi")."""
+    requests: tuple[Rule, ...] = ()
+    """Patterns that make a question-shaped clause a request ("could you", "how about")."""
+    intonation_questions: bool = False
+    """A clause ending in '?' is a question unless it is request-shaped (fr, es)."""
+    elision: bool = False
+    """Split words at apostrophes ("l'album" is "l album"; fr)."""
+    also: tuple[Rule, ...] = ()
+    """'and the kitchen too': a follow-up that goes on with the previous request."""
+    follow_on: frozenset[str] = frozenset()
+    """A first word that makes a short utterance a follow-up ("and", "und")."""
+    source_before: frozenset[str] = frozenset()
+    """A word right before a source's name that asks for it ("to TV", "auf Phono")."""
+    source_after: frozenset[str] = frozenset()
+    """A word right after a source's name that asks for it ("TV sound")."""
+    volume_up: tuple[Rule, ...] = ()
+    volume_down: tuple[Rule, ...] = ()
+    loud: frozenset[str] = frozenset()
+    quiet: frozenset[str] = frozenset()
+    too: frozenset[str] = frozenset()
+    """'too loud' asks for less, 'too quiet' for more."""
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    number_joiners: frozenset[str] = frozenset()
+    """'fünfundzwanzig' (one word), 'treinta y cinco' (three): ones and tens joined."""
+    not_volume_before: frozenset[str] = frozenset()
+    not_volume_after: frozenset[str] = frozenset()
+    closers: frozenset[str] = frozenset()
+    """Words of a thank-you or goodbye: no follow-up."""
+    retry: frozenset[str] = frozenset()
+    """Words of 'try again': repeats the previous request."""
+
+    def asks_for(self, clause: list[str], purpose: str) -> bool:
+        """True when the clause holds one of the purpose's patterns."""
+        return any_rule(self.purposes.get(purpose, ()), clause)
+
+    def asks_for_any(self, clause: list[str]) -> bool:
+        """True when the clause asks for any kind of change."""
+        return any(any_rule(patterns, clause) for patterns in self.purposes.values())
+
+
+def _registry() -> dict[str, Language]:
+    from . import de, en, es, fr, nl  # noqa: PLC0415 (the modules import this one)
+
+    return {module.LANGUAGE.code: module.LANGUAGE for module in (en, de, fr, nl, es)}
+
+
+LANGUAGES: Mapping[str, Language] = _registry()
+"""The languages with rules, by code."""
+
+
+def language_code(language: str | None) -> str:
+    """'de-CH' -> 'de'; None -> 'en' (Home Assistant's default)."""
+    return (language or "en").split("-")[0].split("_")[0].casefold()
+
+
+def rules_for(language: str | None) -> Language | None:
+    """The rules of this language, or None when it has none (the guard asks for a yes)."""
+    return LANGUAGES.get(language_code(language))
