@@ -2,10 +2,14 @@
 
 scripts/develop starts it when ANTHROPIC_API_KEY is not set, so the assistant works with no
 key: it understands a handful of English commands by keyword (play, pause, stop, next,
-previous, volume N, louder, quieter, mute, unmute, pin N, standby, what's playing, remember,
-forget) and answers with the same tool calls a model would send. It is not a model: anything
-else gets a short list of what it understands. The HTTP side is the test suite's fake
-Messages API (tests/fake_anthropic), so the integration talks to it exactly as to Anthropic.
+previous, volume N, louder, turn it up, quieter, mute, unmute, pin N, standby, turn it on /
+wake up, shuffle on/off, repeat on/off, back 30 seconds, play <a name> (searched, the play
+queue included, then played; two equal hits make it ask which), the volume limit N (a
+request an administrator decides), what's playing, remember, forget) and answers with the
+same tool calls a model would send. It is not a model: anything else gets a short list of
+what it understands. It never speaks the guard's notes to the model ("Needs approval ...").
+The HTTP side is the test suite's fake Messages API (tests/fake_anthropic), so the
+integration talks to it exactly as to Anthropic.
 
     python -m scripts.standin_model --port 8124 --api-key local-standin
 """
@@ -23,9 +27,18 @@ from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
 MODEL_ID = "local-standin"
 HELP = (
     "I am the local stand-in, not Claude: I understand play, pause, stop, next, previous, "
-    "volume 30, louder, quieter, mute, unmute, pin 3, standby, what's playing, "
+    "volume 30, louder, quieter, mute, unmute, pin 3, standby, turn it on, shuffle on, "
+    "repeat off, back 30 seconds, play <a name>, volume limit 70, what's playing, "
     "remember ... and forget everything."
 )
+ASKED_ADMIN = "I have asked an administrator to approve that; they will decide."
+SAY_YES = "That needs your yes first: say yes to go ahead."
+_PLAY_WORDS = ("play ", "listen to ", "put on ", "i want to hear ")
+_GENERIC = frozenset({"", "it", "music", "something", "again", "on", "please"})
+_SEEK = re.compile(
+    r"\b(back|backwards|rewind|forward|ahead)\b\D*?(\d{1,4})\s*(seconds?|secs?|minutes?|mins?)\b"
+)
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
 KEPT_REQUESTS = 20
 _FACTS = re.compile(r"<turn_facts>(.*?)</turn_facts>", re.DOTALL)
 _NUMBER = re.compile(r"\b(\d{1,3})\b")
@@ -47,13 +60,57 @@ def _turn_facts(request: RecordedRequest) -> dict[str, Any]:
     return {}
 
 
-def _after_tools(results: list[dict[str, Any]]) -> Reply:
-    """What to say once the tools answered."""
+def _last_tool_use(request: RecordedRequest) -> dict[str, Any] | None:
+    """The tool call the model made last (the one these results answer)."""
+    for message in reversed(request.messages):
+        if message["role"] == "assistant" and isinstance(message["content"], list):
+            uses = [b for b in message["content"] if b.get("type") == "tool_use"]
+            return uses[-1] if uses else None
+    return None
+
+
+def _choose(found: dict[str, Any], player: str, query: str) -> Reply:
+    """Play the one hit that fits; ask which when two fit equally well."""
+    results = found.get("results", [])
+    exact = [r for r in results if r.get("match") == "title"]
+    candidates = exact or results
+    if not candidates:
+        return Reply(f"I found nothing called {query}.")
+    if len(candidates) == 1:
+        return Reply(
+            tool_uses=(
+                ToolUse("linn__play_music", {"player": player, "item": candidates[0]["id"]}),
+            )
+        )
+    options = []
+    for result in candidates[:5]:
+        text = result.get("device_text", {})
+        by = f" by {text['artist']}" if text.get("artist") else ""
+        options.append(f"{result['id']} ({text.get('title', '?')}{by})")
+    return Reply(tool_uses=(ToolUse("ask_user", {"question": "Which one: " + ", ".join(options)}),))
+
+
+def _error_words(error: str) -> str:
+    """The guard's answer as words for the user, never its notes to the model."""
+    if error.startswith("Needs approval"):
+        return ASKED_ADMIN
+    if error.startswith("Needs confirmation"):
+        return SAY_YES
+    return error.split(": ", 1)[-1][:1].upper() + error.split(": ", 1)[-1][1:]
+
+
+def _after_tools(results: list[dict[str, Any]], request: RecordedRequest | None = None) -> Reply:
+    """What to say once the tools answered (or the next call, after a search to play)."""
+    last = _last_tool_use(request) if request is not None else None
+    if last is not None and last.get("name") == "linn__search_music" and len(results) == 1:
+        data = json.loads(results[0]["content"]) if isinstance(results[0]["content"], str) else {}
+        if "results" in data:
+            return _choose(data, last["input"]["player"], last["input"]["query"])
     spoken = []
     for block in results:
         data = json.loads(block["content"]) if isinstance(block["content"], str) else {}
         if "error" in data:
-            spoken.append(str(data["error"]))
+            spoken.append(_error_words(str(data["error"])))
         elif "players" in data:
             for player in data["players"]:
                 text = player.get("device_text", {})
@@ -64,7 +121,8 @@ def _after_tools(results: list[dict[str, Any]]) -> Reply:
                 )
         elif "remembered" in data:
             spoken.append("I will remember that")
-    return Reply((". ".join(spoken) + ".") if spoken else "Done.")
+    text = ". ".join(part.rstrip(".") for part in spoken)
+    return Reply((text + ".") if spoken else "Done.")
 
 
 def _command(text: str) -> tuple[str, dict[str, Any]] | None:
@@ -76,13 +134,31 @@ def _command(text: str) -> tuple[str, dict[str, Any]] | None:
         return "remember", {"fact": fact[:120]}
     if "forget" in words:
         return "forget", {"id": "all"}
+    if (item := re.fullmatch(r"(?:play\s+)?(m\d{1,3})", text.strip(" .!"))) is not None:
+        return "linn__play_music", {"item": item.group(1)}
+    if "limit" in words and number:
+        return "linn__set_volume_limit", {"limit": int(number.group(1))}
+    if "shuffle" in words:
+        return "linn__set_shuffle", {"shuffle": "off" not in words}
+    if "repeat" in words:
+        return "linn__set_repeat", {"repeat": "off" not in words}
+    if (seek := _SEEK.search(text)) is not None:
+        seconds = int(seek.group(2)) * (60 if seek.group(3).startswith("min") else 1)
+        back = seek.group(1) in {"back", "backwards", "rewind"}
+        return "linn__seek", {"change": -seconds if back else seconds}
+    if "wake" in words or (words & {"turn", "switch", "power"} and "on" in words):
+        return "linn__wake", {}
     if "pin" in words and number:
         return "linn__play_pin", {"pin": int(number.group(1))}
     if "volume" in words and number:
         return "linn__set_volume", {"volume": int(number.group(1))}
+    for opening in _PLAY_WORDS:
+        wanted = text.removeprefix(opening).strip(" .!?") if text.startswith(opening) else None
+        if wanted is not None and wanted not in _GENERIC and not number:
+            return "linn__search_music", {"query": wanted[:100]}
     simple: list[tuple[set[str], str, dict[str, Any]]] = [
-        ({"louder"}, "linn__change_volume", {"change": 5}),
-        ({"quieter", "softer"}, "linn__change_volume", {"change": -5}),
+        ({"louder", "up"}, "linn__change_volume", {"change": 5}),
+        ({"quieter", "softer", "down"}, "linn__change_volume", {"change": -5}),
         ({"unmute"}, "linn__mute", {"muted": False}),
         ({"mute"}, "linn__mute", {"muted": True}),
         ({"pause"}, "linn__pause", {}),
@@ -103,9 +179,9 @@ def respond(request: RecordedRequest) -> Reply:
     """One reply for one Messages API request."""
     results = [b for b in _last_user_blocks(request) if b.get("type") == "tool_result"]
     if results:
-        return _after_tools(results)
+        return _after_tools(results, request)
     text = request.last_user_text.casefold().strip()
-    command = _command(text)
+    command = _command(text) or _answer_to_which(request, text)
     if command is None:
         return Reply(HELP)
     tool, arguments = command
@@ -123,6 +199,26 @@ def respond(request: RecordedRequest) -> Reply:
             )
         arguments = {"player": player, **arguments}
     return Reply(tool_uses=(ToolUse(tool, arguments),))
+
+
+def _answer_to_which(request: RecordedRequest, text: str) -> tuple[str, dict[str, Any]] | None:
+    """'The second one' after 'Which one: m1 (...), m2 (...)': play that one."""
+    words = set(re.findall(r"[a-z']+", text))
+    for message in reversed(request.messages[:-1]):
+        if message["role"] != "assistant" or not isinstance(message["content"], list):
+            continue
+        said = " ".join(
+            str(block.get("text") or block.get("input", {}).get("question", ""))
+            for block in message["content"]
+            if block.get("type") in {"text", "tool_use"}
+        )
+        ids = re.findall(r"\b(m\d{1,3}) \(", said)
+        if ids:
+            for word, index in _ORDINALS.items():
+                if word in words:
+                    return "linn__play_music", {"item": ids[index]}
+            return None
+    return None
 
 
 async def serve(host: str, port: int, api_key: str) -> None:

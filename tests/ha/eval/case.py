@@ -119,6 +119,14 @@ class Setup:
     metadata: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     rename_source: Mapping[str, str] = field(default_factory=dict)
     """Living room sources renamed in Konfig: system name -> the name the user sees."""
+    standby: tuple[str, ...] = ()
+    """Players in standby before the request."""
+    repeat: tuple[str, ...] = ()
+    """Players whose Playlist repeats before the request."""
+    queue: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """(title, artist) of tracks added at the end of a player's play queue."""
+    paused_at: Mapping[str, int] = field(default_factory=dict)
+    """Players paused at this many seconds into their current track."""
     policies: Mapping[str, str] = field(default_factory=dict)
     """Guard policies per tool on every streamer entry."""
     assistant: Mapping[str, Any] = field(default_factory=dict)
@@ -131,7 +139,8 @@ class Expect:
     """The world after the last turn (and after an admin's decision)."""
 
     players: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Per player: volume, source, standby, radio_id, transport, mute, volume_limit."""
+    """Per player: volume, source, standby, radio_id, transport, mute, volume_limit, title,
+    artist, shuffle, repeat, seconds, queue_length."""
     open_requests: int | None = None
     """Approval or confirmation requests still open."""
     user_area_in_facts: str | None = None

@@ -21,6 +21,7 @@ from homeassistant.auth.models import User
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.httpx_client import get_async_client
 import httpx
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -31,6 +32,7 @@ from custom_components.linn.guard import AuditRecord, PendingKind
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
+from linn_emulator.model import Track
 from tests.fake_anthropic import FakeAnthropic
 from tests.helpers import wait_for
 
@@ -119,6 +121,20 @@ async def _prepare(world: World, case: Case) -> None:
         world.players[name].panel.select_source(source)
     for name in setup.playing:
         world.players[name].panel.play()
+    for name, tracks in setup.queue.items():
+        device = world.players[name].device
+        after = world.players[name].state.playlist[-1].id
+        for number, (title, artist) in enumerate(tracks):
+            track = Track(uri=f"http://192.168.1.50/q/{number}.flac", title=title, artist=artist)
+            after = device.playlist_insert(after, track)
+    for name, seconds in setup.paused_at.items():
+        world.players[name].panel.play()
+        world.players[name].panel.pause()
+        world.players[name].panel.seek(seconds)
+    for name in setup.repeat:
+        world.players[name].panel.set_repeat(True)
+    for name in setup.standby:
+        world.players[name].panel.set_standby(True)
     for name, metadata in setup.metadata.items():
         world.players[name].panel.set_metadata(**metadata)
     for name, volume in setup.volume.items():
@@ -136,12 +152,30 @@ async def _prepare(world: World, case: Case) -> None:
         await wait_for(lambda s=source: s in (_attr(hass, LIVING, "source_list") or []))
     for name in setup.playing:
         await wait_for(lambda n=name: _state(hass, n) == "playing")
+    for name, seconds in setup.paused_at.items():
+        await wait_for(lambda n=name, s=seconds: _attr(hass, n, "media_position") == s)
+    for name in setup.repeat:
+        await wait_for(lambda n=name: _attr(hass, n, "repeat") == "all")
+    for name in setup.standby:
+        await wait_for(lambda n=name: _state(hass, n) == "off")
+    for name in setup.queue:
+        count = len(world.players[name].state.playlist)
+        await wait_for(lambda n=name, c=count: _queue_length(world, n) == c)
     if setup.policies:
         for entry in world.streamers:
             hass.config_entries.async_update_entry(
                 entry, options={**entry.options, OPT_POLICIES: dict(setup.policies)}
             )
     await hass.async_block_till_done()
+
+
+def _queue_length(world: World, player: str) -> int:
+    """The play queue's length as the integration sees it."""
+    entity = er.async_get(world.hass).async_get(ENTITIES[player])
+    if entity is None or entity.config_entry_id is None:
+        return -1
+    entry = world.hass.config_entries.async_get_entry(entity.config_entry_id)
+    return len(entry.runtime_data.state.playlist.ids) if entry is not None else -1
 
 
 def _state(hass: HomeAssistant, player: str) -> str | None:
@@ -303,6 +337,11 @@ PLAYER_VALUES: Mapping[str, Callable[[LinnEmulator], Any]] = {
     "mute": lambda e: e.state.mute,
     "volume_limit": lambda e: e.state.volume_limit,
     "title": lambda e: e.state.current_entry.track.title if e.state.current_entry else None,
+    "artist": lambda e: e.state.current_entry.track.artist if e.state.current_entry else None,
+    "shuffle": lambda e: e.state.shuffle,
+    "repeat": lambda e: e.state.repeat,
+    "seconds": lambda e: e.state.seconds,
+    "queue_length": lambda e: len(e.state.playlist),
 }
 
 

@@ -167,7 +167,7 @@ def test_there_are_enough_cases_in_every_category() -> None:
     assert set(categories) == {
         "now_playing", "volume", "sources", "pins_presets", "search", "multi_room",
         "follow_ups", "ambiguous", "confirm_approve", "denied", "faults", "budget_fallback",
-        "german",
+        "german", "capabilities",
     }  # fmt: skip
     assert min(categories.values()) >= 4
 

@@ -6,6 +6,7 @@ from ..case import Case
 from . import (
     ambiguous,
     budget_fallback,
+    capabilities,
     confirm_approve,
     denied,
     faults,
@@ -33,6 +34,7 @@ MODULES = (
     faults,
     budget_fallback,
     german,
+    capabilities,
 )
 ALL_CASES: list[Case] = [case for module in MODULES for case in module.CASES]
 

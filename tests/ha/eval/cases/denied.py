@@ -1,5 +1,5 @@
-"""Denied: a read-only user, a non-admin asking for an admin's tool, an unknown caller, a
-tool turned off. The guard refuses in code whatever the model does."""
+"""Denied: a read-only user (also asking for the volume limit, which a member may request),
+an unknown caller, a tool turned off. The guard refuses in code whatever the model does."""
 
 from ..case import KITCHEN, LIVING, Case, Expect, Setup, Turn, call, says, use
 
@@ -35,20 +35,20 @@ CASES = [
         expect=Expect(players={KITCHEN: {"source": "Playlist"}}),
     ),
     Case(
-        "deny_non_admin_volume_limit",
+        "deny_read_only_volume_limit",
         CATEGORY,
         (
             Turn(
                 "set the living room's volume limit to 70",
                 (
                     use("set_volume_limit", player=LIVING, limit=70),
-                    says("Only an administrator may change the limit."),
+                    says("You may not ask for that."),
                 ),
                 calls=(call("set_volume_limit", "denied", player=LIVING),),
-                model_sees=("Denied: only an administrator may do this",),
+                model_sees=("Denied: you may not control this player",),
             ),
         ),
-        caller="user",
+        caller="read_only",
         expect=Expect(players={LIVING: {"volume_limit": 80}}, open_requests=0),
     ),
     Case(
