@@ -103,6 +103,28 @@ async def test_a_missed_byebye_is_found_by_the_keepalive(
     assert await probing.set_volume(23) == 23
 
 
+async def test_stray_errors_do_not_keep_a_stalled_session_alive(
+    emu: LinnEmulator, probing: LinnDevice
+) -> None:
+    """ERRORs are no sign of life: they do not put off the keepalive's probe."""
+    availability = Availability(probing)
+
+    async def stray_errors() -> None:
+        while True:
+            emu.faults.send_raw('ERROR 111 "Device not found"')
+            await asyncio.sleep(0.05)
+
+    emu.faults.stall_requests(True)  # nothing is answered, but lines still go out
+    errors = asyncio.create_task(stray_errors())
+    try:
+        await wait_for(lambda: availability.changes[:1] == [False])
+    finally:
+        errors.cancel()
+    emu.faults.stall_requests(False)
+    await wait_for(lambda: probing.available)
+    assert await probing.set_volume(24) == 24
+
+
 async def test_a_command_refused_with_111_goes_once_more_on_a_new_session(
     emu: LinnEmulator, device: LinnDevice
 ) -> None:
