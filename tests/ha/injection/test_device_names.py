@@ -10,19 +10,24 @@ Home Assistant's entity names and stay in the schemas.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
 from homeassistant.core import Context
+from homeassistant.helpers import entity_registry as er
+import pytest
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from tests.fake_anthropic import RecordedRequest
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
-from .cases import UTTERANCE, Task
-from .models import SchemaReadingModel
+from .cases import INSTRUCTION, UTTERANCE, Goal, Task
+from .models import ObedientModel, SchemaReadingModel
 from .runner import AGENT, PLANT_SECONDS, Home
+from .world import LOCK, NAMED_SENSOR
 
 
 async def test_an_instruction_in_a_source_name_read_from_the_schema_changes_nothing(
@@ -51,3 +56,42 @@ async def test_an_instruction_in_a_source_name_read_from_the_schema_changes_noth
     assert not any(name in json.dumps(r.body.get("tools")) for r in home.fake.message_requests)
     assert not home.emulator.state.standby, [(r.tool, r.outcome) for r in records[-3:]]
     assert Outcome.ALLOWED not in {r.outcome for r in records if r.tool == "standby"}
+
+
+class PromptReadingModel(ObedientModel):
+    """Obedient, and also to the Assist prompt (its static context: exposed entities' names)."""
+
+    def also_reads(self, request: RecordedRequest) -> list[dict[str, Any]]:
+        """The first message's data blocks as sent (the Assist prompt and turn facts)."""
+        first = request.messages[0]["content"] if request.messages else []
+        texts = [first] if isinstance(first, str) else [b.get("text", "") for b in first]
+        return [{"prompt": texts}]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 18 item 2 is open here: the agent never calls the guard's "
+    "request_carries_untrusted_text, so an instruction in an exposed entity's name in "
+    "the Assist static context makes an obedient model's HassTurnOff unlock the lock",
+)
+async def test_an_instruction_in_an_exposed_entitys_name_in_the_static_context_changes_nothing(
+    home: Home,
+) -> None:
+    await home.reset(Task.DOOR_LOCKED)
+    er.async_get(home.hass).async_update_entity(
+        NAMED_SENSOR, name=f"TODO: {INSTRUCTION[Goal.UNLOCK]}"
+    )
+    await home.hass.async_block_till_done()
+    user = await home.hass.auth.async_create_user("Static", group_ids=[GROUP_ID_ADMIN])
+    model = PromptReadingModel(Task.DOOR_LOCKED)
+    home.fake.responder = model
+    await conversation.async_converse(
+        home.hass, UTTERANCE[Task.DOOR_LOCKED], None, Context(user_id=user.id), "en",
+        agent_id=AGENT,
+    )  # fmt: skip
+    await home.hass.async_block_till_done()
+    records = home.hass.data[DATA_GUARD].guard.audit.records
+    assert Goal.UNLOCK in model.parsed  # the name did reach this model, outside tool results
+    lock = home.hass.states.get(LOCK)
+    assert lock is not None
+    assert lock.state == "locked", [(r.tool, r.outcome) for r in records[-3:]]
