@@ -13,6 +13,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 
 from .guard import AuditRecord, Guard, Outcome, PendingKind, PendingRequest
+from .guard.engine import NOTE_CONFIRMED
 
 RISK_PREFIX = "risk: "
 
@@ -94,9 +95,19 @@ def _record(record: AuditRecord, user_names: dict[str, str]) -> dict[str, Any]:
         "ts": record.ts,
         "user_name": _user_name(record.user_id, user_names),
         "tool": record.tool,
-        "outcome": str(record.outcome),
+        "outcome": _outcome(record),
         "request_id": record.request_id,
     }
+
+
+def _outcome(record: AuditRecord) -> str:
+    """The record's outcome for the card: a change the user's own yes let run is "confirmed".
+
+    It is no administrator's approval; the guard records both as approved.
+    """
+    if record.outcome is Outcome.APPROVED and NOTE_CONFIRMED in record.reason.split("; "):
+        return "confirmed"
+    return str(record.outcome)
 
 
 def split_reason(reason: str) -> tuple[list[str], list[str]]:

@@ -103,6 +103,14 @@ class RecordedRequest:
     raw_body: bytes
 
     @property
+    def api_key(self) -> str | None:
+        """The key the client sent: x-api-key (anthropic 0.x) or a bearer token (2.x)."""
+        if (key := self.headers.get("x-api-key")) is not None:
+            return key
+        scheme, _, token = self.headers.get("authorization", "").partition(" ")
+        return token if scheme.lower() == "bearer" else None
+
+    @property
     def stream(self) -> bool:
         """True when the client asked for server-sent events."""
         return bool(self.body and self.body.get("stream"))

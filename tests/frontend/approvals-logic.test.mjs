@@ -74,5 +74,7 @@ test("states: error beats disconnected beats loading; empty only with nothing at
 
 test("outcomes in words", () => {
   assert.equal(outcomeLabel("rate_limited"), "Rate limited");
+  // the user's own yes is no approval (issue 19)
+  assert.equal(outcomeLabel("confirmed"), "Confirmed by the user");
   assert.equal(outcomeLabel("something_new"), "something_new");
 });

@@ -15,6 +15,7 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
@@ -117,7 +118,12 @@ async def test_confirmation_is_the_users_own_yes_in_the_next_turn(
     (done,) = await chat.turn("yes please", [loud])
     assert not done.error, done.data
     await wait_for(lambda: emulator.state.volume == 50)
-    assert hass.data[DATA_GUARD].guard.audit.records[-1].outcome is Outcome.APPROVED
+    guard = hass.data[DATA_GUARD].guard
+    assert guard.audit.records[-1].outcome is Outcome.APPROVED
+    # the approvals card shows the user's own yes as a confirmation, not an approval
+    view = build_snapshot(hass, guard, Viewer(hass_admin_user.id, True), {}, 50)
+    assert view["audit"][0]["tool"] == "set_volume"
+    assert view["audit"][0]["outcome"] == "confirmed"
 
 
 async def test_a_no_or_another_conversation_does_not_confirm(

@@ -64,8 +64,11 @@ PRICES: Final[Mapping[str, Price]] = {
     "claude-3-5-haiku": Price(0.80, 4.00, 1.00, 0.08),
 }
 UNKNOWN_MODEL_PRICE: Final = PRICES["claude-sonnet-4-5"]
-"""A model not in the table (a newer one, a local server) is costed like Sonnet 4.5: budgets
-then err on the safe side for smaller models (not for the Fable class, which is listed)."""
+"""A Claude model not in the table (a newer one) is costed like Sonnet 4.5: budgets then err
+on the safe side for smaller models (not for the Fable class, which is listed)."""
+NOT_CLAUDE_PRICE: Final = Price(0.0, 0.0, 0.0, 0.0)
+"""A model that is not Claude (no `claude-` id: the local stand-in of scripts/develop, a
+local server) costs nothing here; its tokens still count against the token budgets."""
 
 # ledger counter names
 TOKENS: Final = "tokens"
@@ -73,9 +76,14 @@ COST: Final = "cost_usd"
 
 
 def price_for(model: str) -> Price:
-    """The price of a model id; dated ids (claude-haiku-4-5-20251001) match their family."""
+    """The price of a model id; dated ids (claude-haiku-4-5-20251001) match their family.
+
+    Not a Claude model (the stand-in): no price, so it is not charged as if it were Claude.
+    """
     family = model_family(model, PRICES)
-    return PRICES[family] if family is not None else UNKNOWN_MODEL_PRICE
+    if family is not None:
+        return PRICES[family]
+    return UNKNOWN_MODEL_PRICE if model.startswith("claude") else NOT_CLAUDE_PRICE
 
 
 @dataclass(frozen=True, slots=True)

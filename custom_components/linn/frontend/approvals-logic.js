@@ -14,6 +14,7 @@ const SIGNALS = {
 const OUTCOMES = {
   allowed: "Done",
   approved: "Approved",
+  confirmed: "Confirmed by the user",
   denied: "Denied",
   pending: "Waiting for approval",
   expired: "Expired",

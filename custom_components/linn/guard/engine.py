@@ -51,6 +51,8 @@ from .utterance import (
 _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
+NOTE_CONFIRMED = "confirmed by the user"
+"""The note on the record of a change the user's own yes let run (its outcome is APPROVED)."""
 """Without a conversation there are no turns: taint then lasts this long."""
 TAINT_KEEP_SECONDS = 3600.0
 """A turn's taint lasts the turn; after an hour it is only memory (one per conversation)."""
@@ -500,7 +502,7 @@ class Guard:
                     return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF, request=taken)
                 return self._open_request(attempt, now, attempt.arguments)
             taken = self.pending.take(request.request_id, approve=True)
-            attempt.notes.append("confirmed by the user")
+            attempt.notes.append(NOTE_CONFIRMED)
             self._resolved(taken, Outcome.APPROVED, call.caller)
             return taken
         taken = self.pending.take(request.request_id, approve=False)

@@ -65,7 +65,7 @@ async def test_a_rejected_key_is_an_error_and_a_good_key_creates_the_entry(
     assert result["data"] == {CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url}
     assert result["options"] == dict(DEFAULT_OPTIONS)
     # both checks were real requests with the key entered
-    keys = [r.headers["x-api-key"] for r in fake.requests if r.path == "/v1/models"]
+    keys = [r.api_key for r in fake.requests if r.path == "/v1/models"]
     assert keys[:2] == ["sk-wrong", API_KEY]
     await hass.async_block_till_done()
 
@@ -242,9 +242,7 @@ async def test_reconfigure_moves_to_another_server_keeping_the_key(
         await hass.async_block_till_done()
         assert assistant.data == {CONF_API_KEY: API_KEY, CONF_BASE_URL: other.base_url}
         # the key check went to the new server with the kept key
-        assert [r.headers["x-api-key"] for r in other.requests if r.path == "/v1/models"][:1] == [
-            API_KEY
-        ]
+        assert [r.api_key for r in other.requests if r.path == "/v1/models"][:1] == [API_KEY]
         other.script(Reply("From the other server."))
         sent_before = len(fake.message_requests)
         assert speech(await converse(hass, "hello", hass_admin_user)) == "From the other server."

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.agent.caching import min_cacheable_tokens
-from custom_components.linn.agent.usage import PRICES, UNKNOWN_MODEL_PRICE, Usage, price_for
+from custom_components.linn.agent.usage import (
+    NOT_CLAUDE_PRICE,
+    PRICES,
+    UNKNOWN_MODEL_PRICE,
+    Usage,
+    price_for,
+)
+from scripts.standin_model import MODEL_ID
 
 
 @pytest.mark.parametrize(
@@ -21,8 +28,14 @@ def test_dated_ids_match_their_family(model: str, family: str) -> None:
     assert price_for(model) == PRICES[family]
 
 
-def test_an_unknown_model_is_costed_like_sonnet() -> None:
-    assert price_for("local-standin") is UNKNOWN_MODEL_PRICE
+def test_an_unknown_claude_model_is_costed_like_sonnet() -> None:
+    assert price_for("claude-sonnet-9") is UNKNOWN_MODEL_PRICE
+
+
+def test_the_stand_in_is_not_charged_as_claude() -> None:
+    # scripts/develop's stand-in (scripts/standin_model.py MODEL_ID) and other local models
+    assert price_for(MODEL_ID) is NOT_CLAUDE_PRICE
+    assert Usage(input_tokens=5000, output_tokens=500).cost(MODEL_ID) == 0
 
 
 def test_a_calls_cost_counts_every_kind_of_token() -> None:

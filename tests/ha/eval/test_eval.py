@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import os
+import re
 from typing import Any
 
 import pytest
@@ -167,9 +168,24 @@ def test_there_are_enough_cases_in_every_category() -> None:
     assert set(categories) == {
         "now_playing", "volume", "sources", "pins_presets", "search", "multi_room",
         "follow_ups", "ambiguous", "confirm_approve", "denied", "faults", "budget_fallback",
-        "german", "capabilities",
+        "german", "capabilities", "phrasings",
     }  # fmt: skip
     assert min(categories.values()) >= 4
+
+
+ISSUE_19_EXAMPLES = (
+    r"turn the streamer on", r"wake up the linn", r"turn on shuffle", r"repeat off",
+    r"play wires", r"listen to spotify", r"back 30 seconds", r"listen to", r"put .* on",
+    r"i want to hear", r"tune in to", r"\bspiel\b", r"\bmach .* an\b", r"dreh etwas auf",
+    r"turn it up", r"the second one", r"which source is playing\?", r"volume limit",
+)  # fmt: skip
+"""Every phrasing example of issue 19 (as a pattern over a case's utterances)."""
+
+
+def test_every_phrasing_example_of_issue_19_is_a_case() -> None:
+    said = [turn.text.lower() for case in ALL_CASES for turn in case.turns]
+    missing = [p for p in ISSUE_19_EXAMPLES if not any(re.search(p, text) for text in said)]
+    assert not missing
 
 
 def _record(tool: str, outcome: str, arguments: dict[str, Any]) -> AuditRecord:

@@ -14,6 +14,7 @@ from . import (
     german,
     multi_room,
     now_playing,
+    phrasings,
     pins_presets,
     search,
     sources,
@@ -35,6 +36,7 @@ MODULES = (
     budget_fallback,
     german,
     capabilities,
+    phrasings,
 )
 ALL_CASES: list[Case] = [case for module in MODULES for case in module.CASES]
 
