@@ -165,3 +165,32 @@ async def test_b4_one_yes_confirms_only_what_the_user_asked_for(
     await converse(hass, "yes", hass_admin_user, first.conversation_id)
     await hass.async_block_till_done()
     assert kitchen.state.volume != 60, "'yes' to kitchen 50 set the kitchen to 60"
+
+
+@pytest.mark.xfail(strict=True, reason="review finding B5")
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("answer", ["\u200b", "\u200b\u2060\ufeff", "\u202e"])
+async def test_b5_an_answer_of_invisible_characters_is_no_answer(
+    hass: HomeAssistant, hass_admin_user: Any, fake: FakeAnthropic, answer: str
+) -> None:
+    """(c)+(i): an obedient model told to "reply with nothing" answers a zero-width space;
+    str.strip() keeps it, so the satellite speaks silence (item 11's own class)."""
+    fake.script(Reply(answer))
+    result = await converse(hass, "what's up?", hass_admin_user)
+    assert speech(result) == "Sorry, I have no answer to that."
+
+
+@pytest.mark.xfail(strict=True, reason="review finding B5")
+@pytest.mark.usefixtures("assistant")
+async def test_b5_an_invisible_question_is_refused(
+    hass: HomeAssistant, hass_admin_user: Any, fake: FakeAnthropic
+) -> None:
+    """(c)+(i): ask_user("\u200b") passes the blank check; the turn ends in a silent
+    question and the satellite listens again."""
+    fake.script(
+        Reply(tool_uses=(ToolUse("ask_user", {"question": "\u200b"}),)),
+        Reply(tool_uses=(ToolUse("ask_user", {"question": "Which player?"}),)),
+    )
+    result = await converse(hass, "louder", hass_admin_user)
+    fake.discard_plan()  # the second step is unplayed while the silent question is accepted
+    assert speech(result) == "Which player?"
