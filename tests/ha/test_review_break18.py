@@ -5,10 +5,12 @@ Each test asserts the secure outcome and fails on today's code (marked xfail str
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from homeassistant.auth.models import User
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 import pytest
@@ -24,8 +26,11 @@ from custom_components.linn.guard.ha_adapter import (
     GuardRuntime,
 )
 from custom_components.linn.guard.specs import TOOL_SPECS
+from linn_emulator import LinnEmulator
 
 from .assist_api import PLAYER, assist, async_setup_llm, call
+
+LIMIT = "number.living_room_volume_limit"
 
 
 async def _restart(hass: HomeAssistant) -> None:
@@ -68,3 +73,26 @@ async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
     issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
     assert issue is not None
     assert issue.dismissed_version is None, "a member hid the broken audit log's issue"
+
+
+@pytest.mark.xfail(strict=True, reason="review finding B8")
+async def test_b8_a_member_cannot_lift_the_volume_limit_with_a_plain_action(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+) -> None:
+    """(a): set_volume_limit needs an admin's approval through any assistant, and the README
+    calls the limit a hard ceiling. The number entity beside it takes `number.set_value`
+    from any member (Home Assistant's default users may control every entity): the card,
+    a dashboard slider or the REST API lift the ceiling with no request, approval or audit
+    record, and every later tool's volume range follows the new limit."""
+    member = await hass.auth.async_create_user("Member", group_ids=["system-users"])
+    assert emulator.state.volume_limit == 80
+    with contextlib.suppress(HomeAssistantError):
+        await hass.services.async_call(
+            "number",
+            "set_value",
+            {"entity_id": LIMIT, "value": 100},
+            blocking=True,
+            context=Context(user_id=member.id),
+        )
+    # blocking: the device has answered the command when the call returns
+    assert emulator.state.volume_limit == 80, "a member lifted the hard ceiling"
