@@ -194,3 +194,32 @@ async def test_b5_an_invisible_question_is_refused(
     result = await converse(hass, "louder", hass_admin_user)
     fake.discard_plan()  # the second step is unplayed while the silent question is accepted
     assert speech(result) == "Which player?"
+
+
+@pytest.mark.xfail(strict=True, reason="review finding B9")
+async def test_b9_a_streamer_that_takes_another_rooms_name_does_not_get_its_changes(
+    hass: HomeAssistant,
+    hass_admin_user: Any,
+    emulator: LinnEmulator,
+    kitchen: LinnEmulator,
+    loaded_entry: Any,
+    assistant: Any,
+    fake: FakeAnthropic,
+) -> None:
+    """(b): anyone on the network renames the living room streamer's room to "Kitchen"
+    (Linn's app, no authentication); after a reload both players are called "Kitchen".
+    "Set the kitchen to 45" then lands on the first player of that name, the living
+    room, instead of being refused as ambiguous."""
+    emulator.panel.set_room("Kitchen")
+    await wait_for(lambda: emulator.state.room == "Kitchen")
+    assert await hass.config_entries.async_reload(loaded_entry.entry_id)
+    await hass.async_block_till_done()
+    names = sorted(s.name for s in hass.states.async_all("media_player"))
+    assert names == ["Kitchen", "Kitchen"], names
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": "Kitchen", "volume": 45}),)),
+        Reply("Done."),
+    )
+    await converse(hass, "set the kitchen to 45", hass_admin_user)
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30, "the living room got the kitchen's volume"
