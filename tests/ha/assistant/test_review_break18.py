@@ -16,7 +16,11 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import async_mock_service
 
-from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.agent.const import (
+    CONF_BUDGET_CONVERSATION_TOKENS,
+    CONF_LLM_APIS,
+    DEFAULT_OPTIONS,
+)
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
@@ -223,3 +227,26 @@ async def test_b9_a_streamer_that_takes_another_rooms_name_does_not_get_its_chan
     await converse(hass, "set the kitchen to 45", hass_admin_user)
     await hass.async_block_till_done()
     assert emulator.state.volume == 30, "the living room got the kitchen's volume"
+
+
+@pytest.mark.xfail(strict=True, reason="review finding B10")
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_CONVERSATION_TOKENS: 10}]
+)
+async def test_b10_a_member_cannot_use_up_another_users_budget_under_a_shared_id(
+    hass: HomeAssistant, hass_admin_user: Any, fake: FakeAnthropic
+) -> None:
+    """(a)+(e): the conversation budget is keyed by the conversation id alone (as the rate
+    limits were before M4). A member talking under the kitchen satellite's fixed id uses
+    it up; the admin's next turn under that id goes to limited mode (and from there to
+    unguarded local intents, B2). The day budget has no per-user share either, so one
+    member's conversations can put the whole household in limited mode."""
+    group = await hass.auth.async_get_group(GROUP_ID_USER)
+    member = await hass.auth.async_create_user("Member", group_ids=[group.id])
+    fake.script(Reply("Hello there."))
+    await converse(hass, "hello", member, "kitchen")
+    fake.script(Reply("Hi."))
+    result = await converse(hass, "hello", hass_admin_user, "kitchen")
+    fake.discard_plan()  # unplayed while the admin is sent to limited mode
+    assert "limited mode" not in speech(result), "the member's turns used up the admin's budget"
