@@ -42,7 +42,8 @@ async def _front_door(hass: HomeAssistant) -> list[Any]:
     hass.states.async_set("sensor.hallway", "21", {"friendly_name": INJECTED})
     for entity_id in (LOCK, "sensor.hallway"):
         async_expose_entity(hass, "conversation", entity_id, True)
-    return async_mock_service(hass, "lock", "unlock")
+    calls: list[Any] = async_mock_service(hass, "lock", "unlock")
+    return calls
 
 
 @pytest.mark.xfail(strict=True, reason="review finding B1")
@@ -76,8 +77,7 @@ async def test_b2_limited_mode_does_not_run_what_the_owner_turned_off(
     whose model call fails (or whose conversation budget is used up) gets the local intent
     instead: the door unlocks, with no guard decision and no audit record."""
     unlocks = await _front_door(hass)
-    group = await hass.auth.async_get_group(GROUP_ID_USER)
-    member = await hass.auth.async_create_user("Member", group_ids=[group.id])
+    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
     fake.script(ApiError(529, "overloaded_error", retry_after=0.01), ApiError.overloaded())
     result = await converse(hass, "unlock the front door", member)
     await hass.async_block_till_done()
@@ -95,8 +95,7 @@ async def test_b2_limited_mode_does_not_set_a_volume_the_owner_turned_off(
 ) -> None:
     """(a)+(e): set_volume is turned off for this assistant; in limited mode a member's
     'set Living Room volume to 90' still runs as Home Assistant's local intent."""
-    group = await hass.auth.async_get_group(GROUP_ID_USER)
-    member = await hass.auth.async_create_user("Member", group_ids=[group.id])
+    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
     fake.script(ApiError(529, "overloaded_error", retry_after=0.01), ApiError.overloaded())
     await converse(hass, "set Living Room volume to 90", member)
     await hass.async_block_till_done()
@@ -242,8 +241,7 @@ async def test_b10_a_member_cannot_use_up_another_users_budget_under_a_shared_id
     it up; the admin's next turn under that id goes to limited mode (and from there to
     unguarded local intents, B2). The day budget has no per-user share either, so one
     member's conversations can put the whole household in limited mode."""
-    group = await hass.auth.async_get_group(GROUP_ID_USER)
-    member = await hass.auth.async_create_user("Member", group_ids=[group.id])
+    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
     fake.script(Reply("Hello there."))
     await converse(hass, "hello", member, "kitchen")
     fake.script(Reply("Hi."))
