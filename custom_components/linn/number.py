@@ -7,6 +7,7 @@ import logging
 from homeassistant.components.number import NumberEntity, NumberMode
 from homeassistant.const import EntityCategory
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LinnConfigEntry
@@ -61,7 +62,22 @@ class LinnVolumeLimit(LinnEntity, NumberEntity):
         limit = self.device.state.volume.volume_limit
         return None if limit is None else float(limit)
 
-    @command
     async def async_set_native_value(self, value: float) -> None:
-        """Set the limit (the device lowers the volume if it is above)."""
+        """Set the limit (the device lowers the volume if it is above).
+
+        The limit is the ceiling the guarded tools enforce and only an admin's approval may
+        lift through them, so a plain action may set it only for an admin or with no user
+        behind it (an automation, which an admin wrote).
+        """
+        user_id = self._context.user_id if self._context else None
+
+        if user_id is not None:
+            user = await self.hass.auth.async_get_user(user_id)
+            if user is None or not user.is_admin:
+                raise Unauthorized(context=self._context, entity_id=self.entity_id)
+        await self.async_write_limit(value)
+
+    @command
+    async def async_write_limit(self, value: float) -> None:
+        """Send the limit to the device."""
         await self.device.set_volume_limit(round(value))

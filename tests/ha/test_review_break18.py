@@ -75,16 +75,20 @@ async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
     assert issue.dismissed_version is None, "a member hid the broken audit log's issue"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B8")
 async def test_b8_a_member_cannot_lift_the_volume_limit_with_a_plain_action(
-    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry
+    hass: HomeAssistant,
+    hass_owner_user: User,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
 ) -> None:
     """(a): set_volume_limit needs an admin's approval through any assistant, and the README
     calls the limit a hard ceiling. The number entity beside it takes `number.set_value`
     from any member (Home Assistant's default users may control every entity): the card,
     a dashboard slider or the REST API lift the ceiling with no request, approval or audit
     record, and every later tool's volume range follows the new limit."""
+    # the owner exists first: the first user Home Assistant creates becomes the owner (an admin)
     member = await hass.auth.async_create_user("Member", group_ids=["system-users"])
+    assert not member.is_admin
     assert emulator.state.volume_limit == 80
     with contextlib.suppress(HomeAssistantError):
         await hass.services.async_call(
@@ -96,3 +100,22 @@ async def test_b8_a_member_cannot_lift_the_volume_limit_with_a_plain_action(
         )
     # blocking: the device has answered the command when the call returns
     assert emulator.state.volume_limit == 80, "a member lifted the hard ceiling"
+
+
+async def test_b8_an_admin_and_an_automation_still_set_the_volume_limit(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    """The other side of B8: the limit stays settable by an admin and with no user behind the
+    call (an automation)."""
+    for value, context in ((60, Context(user_id=hass_admin_user.id)), (70, Context())):
+        await hass.services.async_call(
+            "number",
+            "set_value",
+            {"entity_id": LIMIT, "value": value},
+            blocking=True,
+            context=context,
+        )
+        assert emulator.state.volume_limit == value
