@@ -41,7 +41,6 @@ async def _restart(hass: HomeAssistant) -> None:
     hass.data[DATA_GUARD] = restarted
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B7")
 async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
     hass: HomeAssistant,
     hass_admin_user: User,

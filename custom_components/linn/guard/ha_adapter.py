@@ -79,6 +79,7 @@ class GuardRuntime:
         the whole log deleted, the anchor deleted), raises a repair issue that stays until
         an admin acknowledges it.
         """
+        self._keep_audit_issue_in_view()
         data = await self.store.async_load() or {}
         anchor = await self.anchor_store.async_load()
         self.guard.pending.load(data.get("pending"))
@@ -98,6 +99,31 @@ class GuardRuntime:
                 self.guard.record_interrupted(intent, attempt_id)
         self._saved = (self.guard.audit.head, self.guard.audit.total)
         await self.async_save()
+
+    def _keep_audit_issue_in_view(self) -> None:
+        """Undo any ignore of the broken-log issue: only its fix flow ends it.
+
+        Home Assistant's `repairs/ignore_issue` lets any user hide an issue, and the fix
+        flow (an admin's acknowledgement) is the only end the guard promises.
+        """
+
+        @callback
+        def _ignored(event: Event[ir.EventIssueRegistryUpdatedData]) -> None:
+            issue = ir.async_get(self.hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
+            if issue is not None and issue.dismissed_version is not None:
+                _LOGGER.warning("The broken audit log's repair issue was ignored: raised again")
+                ir.async_ignore_issue(self.hass, DOMAIN, AUDIT_ISSUE, False)
+
+        @callback
+        def _is_ours(event_data: ir.EventIssueRegistryUpdatedData) -> bool:
+            return event_data["domain"] == DOMAIN and event_data["issue_id"] == AUDIT_ISSUE
+
+        self.hass.bus.async_listen(
+            ir.EVENT_REPAIRS_ISSUE_REGISTRY_UPDATED, _ignored, event_filter=_is_ours
+        )
+        issue = ir.async_get(self.hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
+        if issue is not None and issue.dismissed_version is not None:
+            ir.async_ignore_issue(self.hass, DOMAIN, AUDIT_ISSUE, False)
 
     def _raise_issue(self, error: str) -> None:
         _LOGGER.error("The Linn guard's audit log does not verify: %s", error)
