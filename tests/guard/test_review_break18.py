@@ -31,7 +31,6 @@ async def test_b6_device_text_read_without_a_chat_log_steers_a_change_after_five
     assert player.volume == 20
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B11")
 @pytest.mark.parametrize("answer", ["yes?", "Yes??", "ok?"])
 def test_b11_a_puzzled_question_is_no_yes(answer: str) -> None:
     """(f): "yes?" (the user did not catch the question) is read as a yes and runs the

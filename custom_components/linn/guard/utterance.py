@@ -22,6 +22,8 @@ class Answer(StrEnum):
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'"})
 _WORDS = re.compile(r"[^\w']+")
+_QUESTION_MARKS = ("?", "\u00bf", "\uff1f", "\u061f")
+"""? ¿ ？ ؟: an answer with one of these asks; it confirms nothing."""
 _CLAUSE_BREAKS = re.compile(r"([.?!;,:\n\u00bf\u00a1]+)")
 
 
@@ -67,9 +69,10 @@ def match_answer(utterance: str | None, language: str | None) -> Answer:
     """YES or NO only when the whole utterance is an answer in the user's language.
 
     "Yes, and set the volume to 100" is NEITHER: a confirmation is an answer, nothing else.
+    A question is none either: "yes?" or "ok?" is a user who did not catch the question.
     A language without rules knows a few answers (phrases/answers.py) and the English ones.
     """
-    if not utterance:
+    if not utterance or any(mark in utterance for mark in _QUESTION_MARKS):
         return Answer.NEITHER
     lang = rules_for(language)
     if lang is None:
