@@ -23,7 +23,7 @@ class Answer(StrEnum):
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'"})
 _WORDS = re.compile(r"[^\w']+")
 _QUESTION_MARKS = ("?", "\u00bf", "\uff1f", "\u061f")
-"""? ¿ ？ ؟: an answer with one of these asks; it confirms nothing."""
+"""Question marks (also inverted, fullwidth, Arabic): an answer with one asks, not confirms."""
 _CLAUSE_BREAKS = re.compile(r"([.?!;,:\n\u00bf\u00a1]+)")
 
 
