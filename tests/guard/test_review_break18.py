@@ -13,7 +13,6 @@ from .calls import asked, call
 from .conftest import FakeClock, Player
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B6")
 async def test_b6_device_text_read_without_a_chat_log_steers_a_change_after_five_minutes(
     guard: Guard, clock: FakeClock, player: Player
 ) -> None:
