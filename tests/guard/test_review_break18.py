@@ -37,7 +37,6 @@ def test_b11_a_puzzled_question_is_no_yes(answer: str) -> None:
     assert match_answer(answer, "en") is not Answer.YES
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B12")
 async def test_b12_without_word_rules_device_text_of_an_earlier_turn_picks_the_volume(
     guard: Guard, player: Player
 ) -> None:

@@ -43,6 +43,7 @@ from .utterance import (
     has_rules,
     match_answer,
     request_text,
+    said_digits,
     utterance_allows_volume,
     utterance_asks_for,
     volume_numbers,
@@ -612,8 +613,15 @@ class Guard:
         lang = turn.language
         if _without_word_rules(spec, turn):
             # no rules can read these words: the change waits for the user's yes (_decide),
-            # never in the turn that read device text
-            return MSG_ASK_AGAIN if read_here else None
+            # never in the turn that read device text; after a read in an earlier turn, a
+            # volume must be one the user said in digits (the text may have picked it, and
+            # the model's question is all the yes answers)
+            if read_here:
+                return MSG_ASK_AGAIN
+            volume = handler.risk_facts(arguments).volume_target
+            if read_before and volume is not None and volume not in said_digits(turn.utterance):
+                return MSG_SAY_THE_VOLUME
+            return None
         words = request_text(turn.utterance, turn.previous_utterance, lang)
         tainted = read_here or read_before
         terms = handler.utterance_terms(arguments)

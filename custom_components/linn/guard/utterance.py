@@ -276,6 +276,18 @@ def volume_numbers(utterance: str | None, language: str | None = None) -> set[in
     return numbers
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def said_digits(utterance: str | None) -> set[int]:
+    """The numbers the user wrote or spoke as digits, in any language ("volume 25", "a 25").
+
+    Home Assistant's speech-to-text writes numbers as digits; they need no word rules, so
+    a language without rules can still tell a volume the user said from one they did not.
+    """
+    return {int(digits) for digits in _DIGITS.findall(utterance or "") if len(digits) <= 6}
+
+
 def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
     """(asks for more, asks for less), from the clauses that are not questions."""
     up = down = False
