@@ -106,6 +106,10 @@ MSG_SAY_THE_VOLUME = (
 MSG_ASK_AGAIN = (
     "Denied: device text was read this turn; the user must ask for this again in a new turn"
 )
+MSG_ONE_AT_A_TIME = (
+    "Denied: another request already waits for the user's yes; ask about one at a time, "
+    "and call this again after the user answered"
+)
 MSG_OTHER_PLAYER = "Denied: the request's player is no longer the one it was made for"
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
 MSG_FAILED = "Failed: the player did not carry out the command"
@@ -649,6 +653,11 @@ class Guard:
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
     ) -> GuardResult:
         kind = PendingKind.CONFIRM if policy is Policy.CONFIRM else PendingKind.APPROVE
+        if kind is PendingKind.CONFIRM and self._confirmation_open(attempt):
+            # one yes answers the whole previous turn: with two questions open, it would
+            # confirm both, whatever the model's question said
+            attempt.notes.append("another confirmation is open in this turn")
+            return self._finish(attempt, Outcome.DENIED, MSG_ONE_AT_A_TIME)
         settings = self.settings(attempt.entity_ids, attempt.caller.agent_id)
         try:
             request = self.pending.create(
@@ -669,6 +678,18 @@ class Guard:
         for listener in list(self.pending_listeners):
             listener(request)
         return result
+
+    def _confirmation_open(self, attempt: _Attempt) -> bool:
+        """This turn of this chat log already opened a confirmation for this user."""
+        turn = attempt.turn
+        return any(
+            request.kind is PendingKind.CONFIRM
+            and request.user_id == attempt.caller.user_id
+            and request.conversation_id == turn.conversation_id
+            and request.turn == turn.index
+            and request.log_id == turn.log_id
+            for request in self.pending.open_requests()
+        )
 
     # --- out-of-band approval ----------------------------------------------------------
 

@@ -138,7 +138,6 @@ async def test_b3_after_device_text_a_change_lands_only_on_the_player_the_user_n
     assert Outcome.ALLOWED not in outcomes, "the living room went to standby on 'the kitchen'"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B4")
 @pytest.mark.usefixtures("assistant")
 async def test_b4_one_yes_confirms_only_what_the_user_asked_for(
     hass: HomeAssistant,
