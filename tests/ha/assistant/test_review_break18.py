@@ -198,7 +198,6 @@ async def test_b5_an_invisible_question_is_refused(
     assert speech(result) == "Which player?"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B9")
 async def test_b9_a_streamer_that_takes_another_rooms_name_does_not_get_its_changes(
     hass: HomeAssistant,
     hass_admin_user: Any,
