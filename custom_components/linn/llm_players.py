@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from typing import Any
 
 from homeassistant.components.homeassistant import async_should_expose
@@ -55,7 +56,24 @@ def async_players(hass: HomeAssistant, assistant: str | None) -> list[Player]:
         if entry.platform == DOMAIN and entry.domain == MEDIA_PLAYER_DOMAIN
         if (player := _player(hass, assistant, entry)) is not None
     ]
-    return sorted(players, key=lambda player: player.name.casefold())
+    return sorted(_unique_names(players), key=lambda player: player.name.casefold())
+
+
+def _unique_names(players: list[Player]) -> list[Player]:
+    """Players that share a name (case-insensitive) are named with their entity id too.
+
+    A streamer's name is its room as the device reports it, and anyone on the network can
+    rename it: two players called "Kitchen" become "Kitchen (media_player.kitchen)" and
+    "Kitchen (media_player.living_room)", so a schema's names and a call's target stay
+    one player each, and "Kitchen" alone names none (the call is refused).
+    """
+    counts = Counter(player.name.casefold() for player in players)
+    return [
+        replace(player, name=f"{player.name} ({player.entity_id})")
+        if counts[player.name.casefold()] > 1
+        else player
+        for player in players
+    ]
 
 
 @callback

@@ -38,6 +38,14 @@ from .play_queue import MEDIA_TYPE_QUEUE, async_search_queue
 QUERY_CHARS = 100
 MAX_RESULTS = 20
 MAX_CHANGE = 20
+MSG_AMBIGUOUS = (
+    "{key}: more than one player has this name; use one of the listed names, which tell "
+    "them apart by entity id"
+)
+MSG_SHARED_NAMES = (
+    "player must be one of the listed players, exactly as listed: players that share a "
+    "name are listed with their entity id"
+)
 MSG_SOURCE = "source must be one of the player's sources, as get_state lists them"
 ITEM_PATTERN = r"^m[1-9][0-9]{0,2}(?!\n)$"
 """A short id. In Python `$` also matches before a final newline; JSON Schema's does not."""
@@ -74,12 +82,23 @@ class CallContext:
     short_ids: ShortIds
 
     def player(self, arguments: Mapping[str, Any], key: str = "player") -> Player:
-        """The player an argument names (the schema already checked the name)."""
+        """The player an argument names (the schema already checked the name).
+
+        Names are unique (async_players adds the entity id to names players share); a
+        name that still fits more than one player, or none, is refused, never guessed.
+        """
         name = arguments[key]
-        for player in self.players:
-            if player.name == name:
-                return player
+        found = [player for player in self.players if player.name == name]
+        if len(found) == 1:
+            return found[0]
+        if found or any(_base_name(player) == name for player in self.players):
+            raise InvalidArgument(MSG_AMBIGUOUS.format(key=key))
         raise InvalidArgument(f"{key} must be one of the listed players")
+
+
+def _base_name(player: Player) -> str:
+    """The player's name without the entity id added to tell players of one name apart."""
+    return player.name.removesuffix(f" ({player.entity_id})")
 
 
 def bind_players(
@@ -173,6 +192,9 @@ def _with_volume_max(players: list[Player]) -> SchemaFacts:
 
 
 def _player_hint(facts: SchemaFacts) -> dict[str, str]:
+    if any(name.endswith(")") and " (media_player." in name for name in facts.players):
+        # a name two players share is listed with each one's entity id (async_players)
+        return {"player": MSG_SHARED_NAMES}
     return {"player": "player must be one of the listed players"}
 
 

@@ -13,7 +13,6 @@ from .calls import asked, call
 from .conftest import FakeClock, Player
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B6")
 async def test_b6_device_text_read_without_a_chat_log_steers_a_change_after_five_minutes(
     guard: Guard, clock: FakeClock, player: Player
 ) -> None:
@@ -31,7 +30,6 @@ async def test_b6_device_text_read_without_a_chat_log_steers_a_change_after_five
     assert player.volume == 20
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B11")
 @pytest.mark.parametrize("answer", ["yes?", "Yes??", "ok?"])
 def test_b11_a_puzzled_question_is_no_yes(answer: str) -> None:
     """(f): "yes?" (the user did not catch the question) is read as a yes and runs the
@@ -39,7 +37,6 @@ def test_b11_a_puzzled_question_is_no_yes(answer: str) -> None:
     assert match_answer(answer, "en") is not Answer.YES
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B12")
 async def test_b12_without_word_rules_device_text_of_an_earlier_turn_picks_the_volume(
     guard: Guard, player: Player
 ) -> None:

@@ -43,6 +43,7 @@ from .utterance import (
     has_rules,
     match_answer,
     request_text,
+    said_digits,
     utterance_allows_volume,
     utterance_asks_for,
     volume_numbers,
@@ -51,9 +52,12 @@ from .utterance import (
 _LOGGER = logging.getLogger(__name__)
 
 UNTIED_TAINT_SECONDS = 300.0
+"""Without a conversation there are no turns: a change is refused this long after a read."""
 NOTE_CONFIRMED = "confirmed by the user"
 """The note on the record of a change the user's own yes let run (its outcome is APPROVED)."""
-"""Without a conversation there are no turns: taint then lasts this long."""
+NOTE_UNTIED_READ = (
+    "device text was read by this caller without a chat log: an administrator decides"
+)
 TAINT_KEEP_SECONDS = 3600.0
 """A turn's taint lasts the turn; after an hour it is only memory (one per conversation)."""
 CONVERSATION_TAINT_SECONDS = 86400.0
@@ -101,6 +105,10 @@ MSG_SAY_THE_VOLUME = (
 )
 MSG_ASK_AGAIN = (
     "Denied: device text was read this turn; the user must ask for this again in a new turn"
+)
+MSG_ONE_AT_A_TIME = (
+    "Denied: another request already waits for the user's yes; ask about one at a time, "
+    "and call this again after the user answered"
 )
 MSG_OTHER_PLAYER = "Denied: the request's player is no longer the one it was made for"
 MSG_TIMED_OUT = "Timed out: the player did not answer in time; its state was re-read"
@@ -280,6 +288,9 @@ class Guard:
         self._tainted_conversations: dict[str, float] = {}
         self._conversations_that_read: dict[str, float] = {}
         """Conversations in which a read (not a change's result) brought in device text."""
+        self._untied_reads: dict[str | None, float] = {}
+        """Per user: the last read of device text by a caller with no chat log (an MCP
+        client's session keeps the text in its model's context as long as a conversation)."""
         self.unknown_tool_calls = 0
         self.attempts = 0
         self.pending_listeners: list[PendingListener] = []
@@ -555,6 +566,10 @@ class Guard:
         if policy is Policy.CONFIRM and call.turn.conversation_id is None:
             attempt.notes.append("no conversation to confirm in")
             policy = Policy.APPROVE
+        if policy < Policy.APPROVE and self._untied_read_before(call.caller, call.turn):
+            # no words to check and device text in the client's context for its session
+            attempt.notes.append(NOTE_UNTIED_READ)
+            policy = Policy.APPROVE
         if policy is Policy.APPROVE and not spec.approvable:
             attempt.notes.append("no administrator can approve this tool")
             policy = Policy.DENY
@@ -593,6 +608,7 @@ class Guard:
         read_before = self._conversation_read_text(call.turn)
         turn = call.turn
         if spec.action is None:
+            read_before = read_before or self._untied_read_before(call.caller, turn)
             if read_here or (spec.conversation_taint and read_before):
                 return MSG_NOT_ASKED if read_here else MSG_NOT_ASKED_CONVERSATION
             return None
@@ -601,8 +617,15 @@ class Guard:
         lang = turn.language
         if _without_word_rules(spec, turn):
             # no rules can read these words: the change waits for the user's yes (_decide),
-            # never in the turn that read device text
-            return MSG_ASK_AGAIN if read_here else None
+            # never in the turn that read device text; after a read in an earlier turn, a
+            # volume must be one the user said in digits (the text may have picked it, and
+            # the model's question is all the yes answers)
+            if read_here:
+                return MSG_ASK_AGAIN
+            volume = handler.risk_facts(arguments).volume_target
+            if read_before and volume is not None and volume not in said_digits(turn.utterance):
+                return MSG_SAY_THE_VOLUME
+            return None
         words = request_text(turn.utterance, turn.previous_utterance, lang)
         tainted = read_here or read_before
         terms = handler.utterance_terms(arguments)
@@ -630,6 +653,11 @@ class Guard:
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]
     ) -> GuardResult:
         kind = PendingKind.CONFIRM if policy is Policy.CONFIRM else PendingKind.APPROVE
+        if kind is PendingKind.CONFIRM and self._confirmation_open(attempt):
+            # one yes answers the whole previous turn: with two questions open, it would
+            # confirm both, whatever the model's question said
+            attempt.notes.append("another confirmation is open in this turn")
+            return self._finish(attempt, Outcome.DENIED, MSG_ONE_AT_A_TIME)
         settings = self.settings(attempt.entity_ids, attempt.caller.agent_id)
         try:
             request = self.pending.create(
@@ -650,6 +678,18 @@ class Guard:
         for listener in list(self.pending_listeners):
             listener(request)
         return result
+
+    def _confirmation_open(self, attempt: _Attempt) -> bool:
+        """This turn of this chat log already opened a confirmation for this user."""
+        turn = attempt.turn
+        return any(
+            request.kind is PendingKind.CONFIRM
+            and request.user_id == attempt.caller.user_id
+            and request.conversation_id == turn.conversation_id
+            and request.turn == turn.index
+            and request.log_id == turn.log_id
+            for request in self.pending.open_requests()
+        )
 
     # --- out-of-band approval ----------------------------------------------------------
 
@@ -898,6 +938,13 @@ class Guard:
             self._taint_sweep_at = max(64, 2 * len(self._taint))
         if this_turn:
             self._taint[self._taint_key(caller, turn)] = (turn.index, now)
+        if turn.conversation_id is None and read:
+            self._untied_reads = {
+                user: at
+                for user, at in self._untied_reads.items()
+                if now - at < CONVERSATION_TAINT_SECONDS
+            }
+            self._untied_reads[caller.user_id] = now
         if turn.conversation_id is not None:
             marks = [self._tainted_conversations]
             if read:
@@ -921,7 +968,8 @@ class Guard:
         a conversation that read device text from its first tool call on: another API's
         change tool (which has no words to check) is refused, and a Linn change that needs
         a yes or an admin may only ask for a volume the user said. Every Linn change needs
-        the user's words in any case. Without a conversation, the caller's next minutes.
+        the user's words in any case. Without a conversation, the caller's next day
+        (_untied_read_before).
         """
         self._mark_tainted(caller, turn, read=True, this_turn=turn.conversation_id is None)
 
@@ -931,10 +979,23 @@ class Guard:
         return len(self._taint)
 
     def conversation_read_untrusted(self, caller: Caller, turn: Turn) -> bool:
-        """True when any turn of this conversation (or, without one, the last minutes) did."""
+        """True when any turn of this conversation (or, without one, the caller's last day) did."""
         if turn.conversation_id is None:
-            return self.is_tainted(caller, turn)
+            return self.is_tainted(caller, turn) or self._untied_read_before(caller, turn)
         return turn.conversation_id in self._tainted_conversations
+
+    def _untied_read_before(self, caller: Caller, turn: Turn) -> bool:
+        """A caller with no chat log read device text in the last day (after the refusal).
+
+        Such a client (Home Assistant's MCP server, a script calling the tools) has no turns
+        and no words to check, and its model keeps the text for the whole session: within
+        UNTIED_TAINT_SECONDS a change is refused, after it an administrator decides, for as
+        long as a conversation is remembered as having read device text.
+        """
+        if turn.conversation_id is not None:
+            return False
+        at = self._untied_reads.get(caller.user_id)
+        return at is not None and self.clock().timestamp() - at < CONVERSATION_TAINT_SECONDS
 
     def _conversation_read_text(self, turn: Turn) -> bool:
         """True when a read in any turn of this conversation brought in device text.

@@ -22,6 +22,8 @@ class Answer(StrEnum):
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'"})
 _WORDS = re.compile(r"[^\w']+")
+_QUESTION_MARKS = ("?", "\u00bf", "\uff1f", "\u061f")
+"""Question marks (also inverted, fullwidth, Arabic): an answer with one asks, not confirms."""
 _CLAUSE_BREAKS = re.compile(r"([.?!;,:\n\u00bf\u00a1]+)")
 
 
@@ -67,9 +69,10 @@ def match_answer(utterance: str | None, language: str | None) -> Answer:
     """YES or NO only when the whole utterance is an answer in the user's language.
 
     "Yes, and set the volume to 100" is NEITHER: a confirmation is an answer, nothing else.
+    A question is none either: "yes?" or "ok?" is a user who did not catch the question.
     A language without rules knows a few answers (phrases/answers.py) and the English ones.
     """
-    if not utterance:
+    if not utterance or any(mark in utterance for mark in _QUESTION_MARKS):
         return Answer.NEITHER
     lang = rules_for(language)
     if lang is None:
@@ -271,6 +274,18 @@ def volume_numbers(utterance: str | None, language: str | None = None) -> set[in
     for lang in _languages(language):
         numbers |= _volume_numbers(_clauses(utterance, lang), lang)
     return numbers
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def said_digits(utterance: str | None) -> set[int]:
+    """The numbers the user wrote or spoke as digits, in any language ("volume 25", "a 25").
+
+    Home Assistant's speech-to-text writes numbers as digits; they need no word rules, so
+    a language without rules can still tell a volume the user said from one they did not.
+    """
+    return {int(digits) for digits in _DIGITS.findall(utterance or "") if len(digits) <= 6}
 
 
 def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:

@@ -138,7 +138,6 @@ async def test_b3_after_device_text_a_change_lands_only_on_the_player_the_user_n
     assert Outcome.ALLOWED not in outcomes, "the living room went to standby on 'the kitchen'"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B4")
 @pytest.mark.usefixtures("assistant")
 async def test_b4_one_yes_confirms_only_what_the_user_asked_for(
     hass: HomeAssistant,
@@ -199,7 +198,6 @@ async def test_b5_an_invisible_question_is_refused(
     assert speech(result) == "Which player?"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B9")
 async def test_b9_a_streamer_that_takes_another_rooms_name_does_not_get_its_changes(
     hass: HomeAssistant,
     hass_admin_user: Any,
