@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
+import unicodedata
 
 
 class Say(StrEnum):
@@ -74,3 +76,16 @@ def say(what: Say, language: str | None, **placeholders: str) -> str:
     base = (language or "en").split("-")[0].split("_")[0].lower()
     text = _REPLIES.get(base, _REPLIES["en"])[what]
     return text.format(**placeholders) if placeholders else text
+
+
+_INVISIBLE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
+"""Control, format (zero-width, bidi marks), surrogate, private, unassigned, separators."""
+
+
+def has_visible_text(text: str) -> bool:
+    """True when the text holds a character a voice can speak or a screen can show.
+
+    str.strip() keeps zero-width spaces, word joiners, bidi marks and the BOM: an answer
+    or a question made only of them is silence.
+    """
+    return any(unicodedata.category(char) not in _INVISIBLE_CATEGORIES for char in text)

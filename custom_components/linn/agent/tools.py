@@ -36,6 +36,7 @@ from ..llm_players import async_players
 from ..llm_tools import TOOLS
 from .memory import async_get_memory
 from .memory_tools import ForgetTool, RememberTool
+from .replies import has_visible_text
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -53,8 +54,11 @@ OTHER_API_PROMPT_CHARS: Final = 40_000
 
 
 def _has_words(question: str) -> str:
-    """A question of only spaces would end the turn in silence: refused (the model asks again)."""
-    if not question.strip():
+    """A question of only spaces or invisible characters is refused (the model asks again).
+
+    It would end the turn in silence.
+    """
+    if not has_visible_text(question):
         raise probatio.Invalid("the question must not be empty")
     return question
 

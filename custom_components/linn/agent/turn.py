@@ -43,7 +43,7 @@ from .model_info import ModelCapabilities, async_fetch_capabilities
 from .native import ModelMessage
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .refusal import RefusedTurn
-from .replies import Say, say
+from .replies import Say, has_visible_text, say
 from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
 from .thinking_notice import warn_if_not_applied
@@ -354,7 +354,7 @@ class AssistantTurn:
         return (
             isinstance(last, conversation.AssistantContent)
             and bool(last.content)
-            and bool(str(last.content).strip())
+            and has_visible_text(str(last.content))
         )
 
     def _asked(self) -> str | None:
@@ -369,7 +369,7 @@ class AssistantTurn:
                 for call in content.tool_calls:
                     if call.tool_name == ASK_USER and not self._refused(call.id):
                         question = str(call.tool_args.get("question", ""))
-                        return question if question.strip() else None
+                        return question if has_visible_text(question) else None
                 return None
         return None
 

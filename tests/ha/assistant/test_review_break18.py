@@ -169,7 +169,6 @@ async def test_b4_one_yes_confirms_only_what_the_user_asked_for(
     assert kitchen.state.volume != 60, "'yes' to kitchen 50 set the kitchen to 60"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B5")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize("answer", ["\u200b", "\u200b\u2060\ufeff", "\u202e"])
 async def test_b5_an_answer_of_invisible_characters_is_no_answer(
@@ -182,7 +181,6 @@ async def test_b5_an_answer_of_invisible_characters_is_no_answer(
     assert speech(result) == "Sorry, I have no answer to that."
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B5")
 @pytest.mark.usefixtures("assistant")
 async def test_b5_an_invisible_question_is_refused(
     hass: HomeAssistant, hass_admin_user: Any, fake: FakeAnthropic
