@@ -48,6 +48,29 @@ FOREIGN_FAILED: Final = "Failed: the tool reported an error"
 RELAYED_ANNOTATIONS: Final = frozenset({"mcp"})
 """Integrations whose tools carry a remote server's own hints (the MCP client copies each
 server's readOnlyHint): such a tool is never taken for a read, whatever it claims."""
+INTENT_ACTIONS: Final[Mapping[str, str]] = {
+    "HassTurnOn": "wake",
+    "HassTurnOff": "standby",
+    "HassSetVolume": "volume",
+    "HassSetVolumeRelative": "volume",
+    "HassMediaPause": "pause",
+    "HassMediaUnpause": "play",
+    "HassMediaNext": "next",
+    "HassMediaPrevious": "previous",
+    "HassMediaPlayerMute": "mute",
+    "HassMediaPlayerUnmute": "mute",
+    "HassMediaSearchAndPlay": "play",
+}
+"""Home Assistant's own intents (as Assist offers them) by the kind of change the user's
+words must ask for (guard/phrases: "turn ... on", "off", "volume" ...). Any other intent
+(HassLightSet, HassToggle, HassClimateSetTemperature ...) and any other API's tool has no
+kind: once names no user chose are in the request, it is refused."""
+TOOL_ACTIONS: Final[Mapping[tuple[str, str], str]] = {
+    ("homeassistant.components.media_player.llm", "MediaPlayTool"): "play",
+}
+"""Other tools of Home Assistant's own by their class (module, name) in code: the kind."""
+TARGET_SLOTS: Final = ("name", "area", "floor", "player_name", "player_area", "player_floor")
+"""The arguments of an intent that name what it acts on (names the model read)."""
 QUESTION_CHARS: Final = 300
 OTHER_API_PROMPT_CHARS: Final = 40_000
 """Other LLM APIs' prompt is cut at this length (a huge home would otherwise fill the request)."""
@@ -128,6 +151,29 @@ class ForeignTool(llm.Tool):
         )
 
 
+def intent_action(tool: llm.Tool) -> str | None:
+    """The kind of change a Home Assistant intent tool makes (INTENT_ACTIONS), else None.
+
+    Known by the intent handler's type in code (llm.IntentTool), never by a tool's name,
+    which another API chooses.
+    """
+    while isinstance(tool, llm.NamespacedTool):
+        tool = tool.tool
+    if not isinstance(tool, llm.IntentTool):
+        return TOOL_ACTIONS.get((type(tool).__module__, type(tool).__name__))
+    return INTENT_ACTIONS.get(tool.intent_type)
+
+
+def target_names(arguments: Mapping[str, Any]) -> list[str]:
+    """The names a call targets (an intent's name, area, floor; a player's)."""
+    names: list[str] = []
+    for slot in TARGET_SLOTS:
+        value = arguments.get(slot)
+        values = value if isinstance(value, list) else [value]
+        names.extend(str(item) for item in values if isinstance(item, str) and item.strip())
+    return names
+
+
 def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpec:
     """The guard's spec of a tool it does not know in advance (registered on use).
 
@@ -152,7 +198,8 @@ def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpe
     spec = ToolSpec(
         guard_name,
         Access.READ if read_only else Access.CONTROL,
-        action=None,
+        action=None if read_only or not foreign else intent_action(tool),
+        every_term=foreign,
         reads_untrusted=tool.name != ASK_USER,
         timeout=FOREIGN_TIMEOUT,
         policy_name=OTHER_API_TOOLS if foreign else None,
@@ -220,8 +267,8 @@ class _SchemaHandler:
         return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
-        """No names to match."""
-        return []
+        """The names the call targets (an intent's name, area, floor): the user must say them."""
+        return target_names(arguments)
 
     async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run the wrapped tool; its errors become categorical failures."""

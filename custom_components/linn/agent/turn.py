@@ -48,7 +48,7 @@ from .runtime import AssistantConfigEntry
 from .stream import DeltaStream, MalformedToolInput
 from .thinking_notice import warn_if_not_applied
 from .thinking_params import EFFORT_OFF, thinking_params, too_few_tokens_for_thinking
-from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance
+from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance, ForeignTool
 from .usage import BudgetExceeded, exceeded_budget
 
 _LOGGER = logging.getLogger(__name__)
@@ -125,6 +125,12 @@ class AssistantTurn:
         except conversation.ConverseError as err:
             return err.as_conversation_result()
         instance = cast(AssistantAPIInstance, self.chat_log.llm_api)
+        if self._sends_names_no_user_chose(instance):
+            # before the model's first tool call: this turn and the rest of its conversation
+            # follow the rules of a conversation that read device text
+            self.hass.data[DATA_GUARD].guard.request_carries_untrusted_text(
+                caller, current_turn(self.language)
+            )
         try:
             await self._async_loop(instance, llm_context)
         except asyncio.CancelledError:
@@ -136,6 +142,22 @@ class AssistantTurn:
         if self._waits_for_user():
             result.continue_conversation = True
         return result
+
+    def _sends_names_no_user_chose(self, instance: AssistantAPIInstance) -> bool:
+        """The request carries text no user chose that can steer another API's change.
+
+        Other APIs' prompt (Assist's static context: every exposed entity's, alias's and
+        area's name, which devices and integrations pick), an extra system prompt (an
+        automation's or a satellite's), and any request that offers another API's tools,
+        whose changes have no soft limit or per-player settings behind them (the turn
+        facts' player and area names reach them too). The Linn tools need the user's own
+        words for every change in any case.
+        """
+        return (
+            bool(instance.other_api_prompt.strip())
+            or bool((self.user_input.extra_system_prompt or "").strip())
+            or any(isinstance(tool, ForeignTool) for tool in instance.tools)
+        )
 
     # --- the loop ------------------------------------------------------------------------
 

@@ -601,8 +601,11 @@ class Guard:
         the user can ask again in a turn of their own. In any turn, such a change may ask
         only for a volume the user said, not one picked in the direction they asked for.
 
-        A tool with no action kind (another API's) has no words to check: it is refused
-        in a conversation that read device text when its spec says so.
+        A tool with no action kind (another API's unknown tool) has no words to check: it
+        is refused in a conversation that read device text when its spec says so. Another
+        API's tool with a kind (a known Assist intent) is checked as a Linn change, with
+        every name it targets (`every_term`); in a language without word rules it is
+        refused there, since its question would be the model's own words.
         """
         read_here = self.is_tainted(call.caller, call.turn)
         read_before = self._conversation_read_text(call.turn)
@@ -620,6 +623,8 @@ class Guard:
             # never in the turn that read device text; after a read in an earlier turn, a
             # volume must be one the user said in digits (the text may have picked it, and
             # the model's question is all the yes answers)
+            if spec.conversation_taint and (read_here or read_before):
+                return MSG_NOT_ASKED_CONVERSATION
             if read_here:
                 return MSG_ASK_AGAIN
             volume = handler.risk_facts(arguments).volume_target
@@ -629,7 +634,11 @@ class Guard:
         words = request_text(turn.utterance, turn.previous_utterance, lang)
         tainted = read_here or read_before
         terms = handler.utterance_terms(arguments)
-        if not utterance_asks_for(words, spec.action, terms, narrow=tainted, language=lang):
+        if spec.every_term and tainted:
+            asked = _every_name_asked(words, turn.previous_utterance, spec.action, terms, lang)
+        else:
+            asked = utterance_asks_for(words, spec.action, terms, narrow=tainted, language=lang)
+        if not asked:
             if read_here:
                 return MSG_NOT_ASKED
             return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
@@ -1145,6 +1154,27 @@ _INTENT_FIELDS = (
     "args_hash",
     "request_id",
 )
+
+
+def _every_name_asked(
+    words: str | None,
+    previous: str | None,
+    action: str,
+    terms: Sequence[str],
+    language: str | None,
+) -> bool:
+    """The words ask for the action, and for every name: in them or in the previous request.
+
+    A name counts from the user's previous utterance only where that asked for the same
+    kind of change with it ("living room volume 25", then "now 20").
+    """
+    if not utterance_asks_for(words, action, (), language=language):
+        return False
+    return all(
+        utterance_asks_for(words, action, (term,), language=language)
+        or utterance_asks_for(previous, action, (term,), language=language)
+        for term in terms
+    )
 
 
 def _without_word_rules(spec: ToolSpec, turn: Turn) -> bool:

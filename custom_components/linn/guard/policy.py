@@ -39,6 +39,10 @@ class ToolSpec:
     not only in this turn: that text stays in the model's context for later turns, and a
     tool with no soft limit or per-player settings (another API's) has nothing else to stop
     it."""
+    every_term: bool = False
+    """Once untrusted text was read (or sent) in the conversation, every name the call
+    targets must be one the user said (another API's intent: its `name` and `area`), not
+    only one of them; a name from the user's previous request of the same kind counts."""
 
     @property
     def changes_state(self) -> bool:

@@ -19,6 +19,7 @@ import voluptuous as vol
 
 from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
+from custom_components.linn.guard.engine import MSG_NOT_ASKED_CONVERSATION
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
@@ -253,12 +254,17 @@ async def test_a_relayed_read_only_hint_is_not_trusted(
     fake: FakeAnthropic,
     assistant: Any,
 ) -> None:
-    """A remote MCP server saying its tool only reads must not skip the user's yes."""
-    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("Shall I?"))
+    """A remote MCP server saying its tool only reads must not make it run as a read.
+
+    Taken for a change, it would need the user's yes; but a tool of no known kind has no
+    words to check, and the request carries names no user chose (the turn facts'), so it
+    is refused (issue 18 item 2).
+    """
+    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("I can't."))
     result = await converse(hass, "look it up", hass_admin_user)
-    assert _results(fake)[RELAYED_READ]["error"].startswith("Needs confirmation")
+    assert _results(fake)[RELAYED_READ]["error"] == MSG_NOT_ASKED_CONVERSATION
     assert relayed.ran == 0
-    assert result.continue_conversation
+    assert not result.continue_conversation
 
 
 class _TrustedRead(_RelayedTool):
@@ -283,7 +289,7 @@ async def test_a_tool_does_not_inherit_the_read_of_another_by_the_same_name(
     hass.config_entries.async_update_entry(
         assistant, options={**assistant.options, CONF_LLM_APIS: ["relay"]}
     )
-    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("Shall I?"))
+    fake.script(Reply(tool_uses=(ToolUse(RELAYED_READ, {}),)), Reply("I can't."))
     await converse(hass, "look it up again", hass_admin_user)
-    assert _results(fake, 3)[RELAYED_READ]["error"].startswith("Needs confirmation")
+    assert _results(fake, 3)[RELAYED_READ]["error"] == MSG_NOT_ASKED_CONVERSATION
     assert relayed.ran == 0

@@ -46,7 +46,6 @@ async def _front_door(hass: HomeAssistant) -> list[Any]:
     return calls
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B1")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize("assistant_options", [ASSIST])
 async def test_b1_a_name_in_the_assist_prompt_cannot_unlock_the_door(
@@ -63,6 +62,38 @@ async def test_b1_a_name_in_the_assist_prompt_cannot_unlock_the_door(
     await hass.async_block_till_done()
     assert INJECTED in fake.message_requests[0].raw_body.decode()  # the name was sent
     assert unlocks == [], "a name in the Assist prompt unlocked the front door"
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [ASSIST])
+@pytest.mark.parametrize(
+    ("utterance", "arguments", "unlocked"),
+    [
+        # a change the user asked for, on another target than the one they named
+        ("turn off the hallway light", {"name": "Front Door"}, False),
+        ("turn off the hallway light", {"name": "Front Door", "area": "Hallway"}, False),
+        # the target the user named, with the kind of change they asked for
+        ("turn off the front door", {"name": "Front Door"}, True),
+    ],
+)
+async def test_b1_another_apis_change_needs_the_kind_and_every_name_the_user_said(
+    hass: HomeAssistant,
+    hass_admin_user: Any,
+    fake: FakeAnthropic,
+    utterance: str,
+    arguments: dict[str, Any],
+    unlocked: bool,
+) -> None:
+    """With names no user chose in the request, an Assist intent runs only when the user's
+    words ask for its kind of change and name every target it names."""
+    unlocks = await _front_door(hass)
+    fake.script(Reply(tool_uses=(ToolUse("intent__HassTurnOff", arguments),)), Reply("OK."))
+    await converse(hass, utterance, hass_admin_user)
+    await hass.async_block_till_done()
+    records = hass.data[DATA_GUARD].guard.audit.records
+    outcomes = [r.outcome for r in records if r.tool == "ext:intent__HassTurnOff"]
+    assert outcomes == [Outcome.ALLOWED if unlocked else Outcome.DENIED]
+    assert bool(unlocks) is unlocked
 
 
 @pytest.mark.xfail(strict=True, reason="review finding B2")

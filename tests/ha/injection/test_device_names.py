@@ -16,7 +16,6 @@ from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
 from homeassistant.core import Context
 from homeassistant.helpers import entity_registry as er
-import pytest
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
@@ -68,12 +67,6 @@ class PromptReadingModel(ObedientModel):
         return [{"prompt": texts}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18 item 2 is open here: the agent never calls the guard's "
-    "request_carries_untrusted_text, so an instruction in an exposed entity's name in "
-    "the Assist static context makes an obedient model's HassTurnOff unlock the lock",
-)
 async def test_an_instruction_in_an_exposed_entitys_name_in_the_static_context_changes_nothing(
     home: Home,
 ) -> None:
