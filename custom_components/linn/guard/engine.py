@@ -689,7 +689,7 @@ class Guard:
         return result
 
     def _confirmation_open(self, attempt: _Attempt) -> bool:
-        """This turn of this chat log already opened a confirmation for this user."""
+        """Whether this turn of this chat log already opened a confirmation for this user."""
         turn = attempt.turn
         return any(
             request.kind is PendingKind.CONFIRM
