@@ -267,7 +267,12 @@ class AssistantTurn:
         return None
 
     def _check_budget(self) -> None:
-        exceeded = exceeded_budget(self.ledger, self.chat_log.conversation_id, self.options)
+        exceeded = exceeded_budget(
+            self.ledger,
+            self.chat_log.conversation_id,
+            self.user_input.context.user_id,
+            self.options,
+        )
         if exceeded is BudgetExceeded.CONVERSATION:
             raise _Limited(Say.BUDGET_CONVERSATION)
         if exceeded is BudgetExceeded.DAY:
@@ -317,7 +322,9 @@ class AssistantTurn:
                     pass
         finally:
             self.ledger.add_amounts(
-                self.chat_log.conversation_id, deltas.usage.ledger_amounts(self.model)
+                self.chat_log.conversation_id,
+                deltas.usage.ledger_amounts(self.model),
+                user_id=self.user_input.context.user_id,
             )
             self.hass.data[DATA_GUARD].async_ledger_changed()
             self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})

@@ -143,10 +143,14 @@ class BudgetExceeded(StrEnum):
 
 
 def exceeded_budget(
-    ledger: Ledger, conversation_id: str, options: Mapping[str, Any]
+    ledger: Ledger, conversation_id: str, user_id: str | None, options: Mapping[str, Any]
 ) -> BudgetExceeded | None:
-    """The budget this conversation or today has used up, if any (0 means no limit)."""
-    spent = ledger.for_conversation(conversation_id)
+    """The budget this conversation or today has used up, if any (0 means no limit).
+
+    A conversation's budget is its user's in it: under a shared id (a satellite's fixed
+    `kitchen`), one user's turns do not use up another's.
+    """
+    spent = ledger.for_conversation(conversation_id, user_id)
     if _over(spent, option(options, CONF_BUDGET_CONVERSATION_TOKENS), TOKENS) or _over(
         spent, option(options, CONF_BUDGET_CONVERSATION_COST), COST
     ):

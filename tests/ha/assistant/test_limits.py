@@ -62,7 +62,8 @@ async def test_an_exhausted_budget_is_a_spoken_refusal_then_limited_mode(
     fake.script(Reply("Hello there."))
     first = await converse(hass, "hello", hass_admin_user)
     assert speech(first) == "Hello there."
-    spent = hass.data[DATA_GUARD].guard.ledger.for_conversation(first.conversation_id)
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    spent = ledger.for_conversation(first.conversation_id, hass_admin_user.id)
     assert spent["tokens"] > 10
     assert spent["cost_usd"] > 0
     second = await converse(hass, LOCAL_VOLUME, hass_admin_user, first.conversation_id)

@@ -255,7 +255,6 @@ async def test_b9_a_streamer_that_takes_another_rooms_name_does_not_get_its_chan
     assert emulator.state.volume == 30, "the living room got the kitchen's volume"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B10")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize(
     "assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_CONVERSATION_TOKENS: 10}]
