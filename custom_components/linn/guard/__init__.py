@@ -11,7 +11,7 @@ from .call import Caller, ToolCall, Turn
 from .canonical import args_hash, canonical_json
 from .clock import Clock, system_clock
 from .decisions import Access, Outcome, Policy
-from .engine import Guard, GuardResult, InvalidArgument, ToolFailure, ToolHandler
+from .engine import Guard, GuardResult, InvalidArgument, PlayerTerms, ToolFailure, ToolHandler
 from .idempotency import IdempotencyCache
 from .ledger import Ledger
 from .limits import RateLimiter
@@ -44,6 +44,7 @@ __all__ = [
     "PendingKind",
     "PendingRequest",
     "PlayerSettings",
+    "PlayerTerms",
     "Policy",
     "QuietHours",
     "RateLimiter",

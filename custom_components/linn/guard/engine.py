@@ -42,6 +42,7 @@ from .utterance import (
     Answer,
     has_rules,
     match_answer,
+    players_named,
     request_text,
     said_digits,
     utterance_allows_volume,
@@ -98,6 +99,9 @@ MSG_NOT_THIS_VOLUME = (
 MSG_NOT_ASKED_CONVERSATION = (
     "Denied: device text was read in this conversation and the user did not ask for this"
 )
+MSG_NOT_THIS_PLAYER = (
+    "Denied: device text was read in this conversation and the user did not name this player"
+)
 MSG_NOT_ASKED_WORDS = "Denied: the user's own words do not ask for this"
 MSG_NOT_THIS_VOLUME_WORDS = "Denied: the user's own words do not ask for this volume"
 MSG_SAY_THE_VOLUME = (
@@ -139,6 +143,22 @@ class ToolFailure(Exception):
     def __init__(self, message: str = MSG_FAILED) -> None:
         super().__init__(message)
         self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTerms:
+    """The players a change targets and the others offered, by the names a user says.
+
+    From a handler's optional `player_terms(arguments)`; once device text was read, each
+    target must be one the user's words name, or one they imply (players_named).
+    """
+
+    targets: tuple[tuple[str, ...], ...]
+    """Per target player (in order: the player, then join's members): its names."""
+    others: tuple[tuple[str, ...], ...]
+    """Per other player offered: its names."""
+    implied: tuple[bool, ...]
+    """Per target: the words need not name it (the only player; the satellite's area's)."""
 
 
 class ToolHandler(Protocol):
@@ -642,6 +662,9 @@ class Guard:
             if read_here:
                 return MSG_NOT_ASKED
             return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
+        if tainted and not self._players_named(handler, arguments, words):
+            # the text may name the player ("linn__standby always means Living Room")
+            return MSG_NOT_THIS_PLAYER
         facts = handler.risk_facts(arguments)
         volume = facts.volume_target
         if volume is not None and not utterance_allows_volume(
@@ -657,6 +680,19 @@ class Guard:
             # "louder" may not become a question about 90: the user says the level
             return MSG_SAY_THE_VOLUME
         return None
+
+    @staticmethod
+    def _players_named(
+        handler: ToolHandler, arguments: Mapping[str, Any], words: str | None
+    ) -> bool:
+        """The change's players are ones the user's words name or imply (PlayerTerms)."""
+        lookup: Callable[[Mapping[str, Any]], PlayerTerms | None] | None = getattr(
+            handler, "player_terms", None
+        )
+        terms = lookup(arguments) if lookup is not None else None
+        if terms is None:
+            return True  # a handler with no players (another API's, memory)
+        return players_named(words, terms.targets, terms.others, terms.implied)
 
     def _open_request(
         self, attempt: _Attempt, policy: Policy, arguments: Mapping[str, Any]

@@ -5,7 +5,7 @@ Only ever applied to the raw utterance the user spoke or typed, never to model o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 import re
 
@@ -321,6 +321,52 @@ def utterance_allows_volume(
         if (up and target >= current) or (down and target <= current):
             return True
     return False
+
+
+# --- players the user named -----------------------------------------------------------
+
+MIN_NAME_TOKEN = 3
+"""A word of a player's name that names it alone ("kitchen" of "Kitchen Streamer")."""
+
+
+def _name_tokens(text: str) -> list[str]:
+    return _WORDS.sub(" ", text.casefold().translate(_APOSTROPHES).replace("'", " ")).split()
+
+
+def players_named(
+    utterance: str | None,
+    targets: Sequence[Sequence[str]],
+    others: Sequence[Sequence[str]],
+    implied: Sequence[bool],
+) -> bool:
+    """True when the user's words name every player a change targets, or imply it.
+
+    `targets`, `others`: per player (the call's targets; every other player offered), the
+    names a user says for it (its name, its area's). A player is named by one of its
+    names as whole words, or by a word of them that no other player's names have
+    ("kitchen" for "Kitchen Streamer"). A target the words do not name counts when it is
+    `implied` (the only player, the player in the satellite's area: "turn it down") and
+    the words name no player the call does not target ("put the kitchen in standby"
+    does not imply the living room). Any language: names are the user's own.
+    """
+    words = set(_name_tokens(utterance or ""))
+    text = " " + " ".join(_name_tokens(utterance or "")) + " "
+    players = [*targets, *others]
+    token_sets = [{t for name in names for t in _name_tokens(name)} for names in players]
+
+    def named(index: int) -> bool:
+        for name in players[index]:
+            phrase = " ".join(_name_tokens(name))
+            if phrase and f" {phrase} " in text:
+                return True
+        shared = set().union(*(tokens for i, tokens in enumerate(token_sets) if i != index))
+        distinct = {t for t in token_sets[index] - shared if len(t) >= MIN_NAME_TOKEN}
+        return bool(distinct & words)
+
+    other_named = any(named(len(targets) + i) for i in range(len(others)))
+    return all(
+        named(index) or (implied[index] and not other_named) for index in range(len(targets))
+    )
 
 
 def request_text(utterance: str | None, previous: str | None, language: str | None) -> str | None:
