@@ -4,6 +4,11 @@ An admin decides on a request the guard opened (policy `approve`): with the acti
 `linn.approve` / `linn.deny`, or the buttons of an actionable mobile notification. Each
 decision goes through Guard.resolve, which refuses and audits every abuse (unknown,
 someone's confirmation, not an admin, changed arguments, expired, already answered).
+
+A request's details (requester, arguments, id) go only to the admins' phones and to the
+approvals card, which filters per user. Home Assistant shows a persistent notification to
+every user, so the one kept here only says that a request is waiting for an administrator,
+and goes away when none is left.
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ EXPIRY_CHECK: Final = timedelta(seconds=10)
 _ACTION = re.compile(r"^LINN_(APPROVE|DENY)_([A-Z0-9]{2,8})_([0-9a-f]{32})$")
 """A phone's answer: the verb, the request id and the request's secret (see PendingRequest)."""
 _STARTED: HassKey[bool] = HassKey(f"{DOMAIN}_approvals_started")
+WAITING_NOTIFICATION_ID: Final = f"{DOMAIN}_approval_waiting"
+"""The one persistent notification, seen by every user: no requester, arguments or id."""
 
 SERVICE_SCHEMA = probatio.Schema(
     {
@@ -79,6 +86,8 @@ async def async_setup_guarded_tools(hass: HomeAssistant) -> GuardRuntime:
             lambda: async_dispatcher_send(hass, SIGNAL_GUARD_CHANGED)
         )
         runtime.guard.expire_due()  # what expired while Home Assistant was down
+        # persistent notifications are not kept across a restart; stored requests are
+        _async_update_waiting(hass, runtime)
     if not hass.data.get(_STARTED):
         hass.data[_STARTED] = True
         _async_register(hass)
@@ -208,19 +217,37 @@ def _text(hass: HomeAssistant, key: str, **placeholders: str) -> str:
 
 
 @callback
+def _async_update_waiting(hass: HomeAssistant, runtime: GuardRuntime) -> None:
+    """The generic notice while any request waits for an admin; gone when none is left.
+
+    Shown again on each new request (also after someone dismissed it), always the same text.
+    """
+    if runtime.guard.pending.awaiting_approval():
+        persistent_notification.async_create(
+            hass,
+            _text(hass, "approval_notification_waiting_message"),
+            _text(hass, "approval_notification_waiting_title"),
+            WAITING_NOTIFICATION_ID,
+        )
+    else:
+        persistent_notification.async_dismiss(hass, WAITING_NOTIFICATION_ID)
+
+
+@callback
 def _on_requested(hass: HomeAssistant, runtime: GuardRuntime, request: PendingRequest) -> None:
     if request.kind is not PendingKind.APPROVE:
         return
     hass.bus.async_fire(
         EVENT_REQUESTED, {**_event_data(request), "expires": request.expires.isoformat()}
     )
+    _async_update_waiting(hass, runtime)
     hass.async_create_task(_async_announce(hass, runtime, request), eager_start=True)
 
 
 async def _async_announce(
     hass: HomeAssistant, runtime: GuardRuntime, request: PendingRequest
 ) -> None:
-    """A persistent notification, and an actionable one to each notify target."""
+    """The request's details, in an actionable notification to each notify target only."""
     user = await hass.auth.async_get_user(request.user_id) if request.user_id else None
     placeholders = {
         ATTR_REQUEST_ID: request.request_id,
@@ -232,7 +259,6 @@ async def _async_announce(
     }
     title = _text(hass, "approval_notification_title", **placeholders)
     message = _text(hass, "approval_notification_message", **placeholders)
-    persistent_notification.async_create(hass, message, title, _notification_id(request))
     settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     # only this notification carries the secret: a button rebuilt from the request's public
     # id and arguments (by anyone who sends the admin a notification) cannot approve it
@@ -275,7 +301,7 @@ def _on_resolved(
             "resolved_by": by.user_id if by else None,
         },
     )
-    persistent_notification.async_dismiss(hass, _notification_id(request))
+    _async_update_waiting(hass, runtime)
     settings = runtime.guard.settings(request.entity_ids, request.agent_id)
     for target in settings.notify_targets if settings is not None else ():
         clear = {"message": "clear_notification", "data": {"tag": _notification_id(request)}}

@@ -23,6 +23,7 @@ from custom_components.linn.approvals import (
     EVENT_MOBILE_ACTION,
     EVENT_REQUESTED,
     EVENT_RESOLVED,
+    WAITING_NOTIFICATION_ID as WAITING,
     async_setup_guarded_tools,
 )
 from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
@@ -95,9 +96,12 @@ async def test_approve_runs_the_request_and_tells_everyone(
             "expires": requested[0].data["expires"],
         }
     ]
-    notification = notifications(hass)[f"linn_approval_{request_id}"]
-    assert request_id in notification["title"]
-    assert "limit=50" in notification["message"]
+    # everyone sees persistent notifications: this one says only that a request is waiting
+    (notification,) = notifications(hass).values()
+    assert notification["notification_id"] == WAITING
+    assert "administrator" in notification["message"]
+    assert request_id not in notification["title"] + notification["message"]
+    assert "50" not in notification["message"]
     assert hass.states.get(PENDING_SENSOR).state == "1"
     assert hass.states.get(PENDING_SENSOR).attributes["request_ids"] == [request_id]
 
@@ -108,7 +112,7 @@ async def test_approve_runs_the_request_and_tells_everyone(
     assert resolved[0].data["outcome"] == "approved"
     assert resolved[0].data["resolved_by"] == hass_admin_user.id
     assert resolved[0].data["entity_id"] == ENTITY_ID
-    assert f"linn_approval_{request_id}" not in notifications(hass)
+    assert WAITING not in notifications(hass)
     assert hass.states.get(PENDING_SENSOR).state == "0"
     assert int(hass.states.get(CALLS_SENSOR).state) == 2  # the request and its approval
 
@@ -171,7 +175,7 @@ async def test_an_expired_request_cannot_be_approved(
     await hass.async_block_till_done()
     assert [e.data["outcome"] for e in resolved] == ["expired"]  # by the periodic check
     assert hass.states.get(PENDING_SENSOR).state == "0"
-    assert f"linn_approval_{request_id}" not in notifications(hass)
+    assert WAITING not in notifications(hass)
     assert await refused(hass, "approve", hass_admin_user, request_id) == "approval_expired"
     assert emulator.state.volume_limit == 80
     outcomes = [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records]
@@ -307,13 +311,18 @@ async def test_pending_requests_survive_a_restart(
     old = hass.data[DATA_GUARD]
     await old.async_save()
     del hass.data[DATA_GUARD]  # a new start reads only what was stored
+    persistent_notification.async_dismiss(hass, WAITING)  # nor are notifications kept
     new = await async_setup_guarded_tools(hass)
     assert new is not old
     assert [r.request_id for r in new.guard.pending.awaiting_approval()] == [request_id]
     assert new.guard.audit.head == old.guard.audit.head
+    notice = notifications(hass)[WAITING]  # the waiting request is announced again, translated
+    assert notice["title"] == "Linn: approval needed"
+    assert "administrator" in notice["message"]
 
     await decide(hass, "approve", hass_admin_user, request_id)
     await wait_for(lambda: emulator.state.volume_limit == 50)
+    assert WAITING not in notifications(hass)
     assert await refused(hass, "approve", hass_admin_user, request_id) == "approval_used"
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+import re
 from typing import Any
 
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
@@ -189,3 +191,75 @@ async def test_unsubscribing_stops_the_stream(
     while (await client.receive_json())["type"] != "result":
         pass
     assert len(guard.change_listeners) == listeners
+
+
+async def test_a_member_sees_no_approval_details_in_persistent_notifications(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+    guest: User,
+    emulator: LinnEmulator,
+) -> None:
+    """Persistent notifications reach every user: a member learns only that one is waiting.
+
+    The requester, the arguments and the request id go to the admins' phones and the card
+    (which filters per user), never into what Home Assistant's frontend shows everyone.
+    """
+    assert not guest.is_admin
+    assert not guest.is_owner  # a member: the first user made is the owner
+    assert await async_setup_component(hass, "persistent_notification", {})
+    member = await hass_ws_client(hass, await token_for(hass, guest))
+    await member.send_json_auto_id({"type": "persistent_notification/subscribe"})
+    subscribed = await member.receive_json()
+    assert subscribed["success"], subscribed
+    received: list[Any] = [await member.receive_json()]  # the current (empty) list
+
+    admin_asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=17)
+    guest_asked = await ask(hass, guest, "set_volume", player=PLAYER, volume=75)
+    assert guest_asked.data["error"].startswith("Needs approval"), guest_asked.data
+    await hass.async_block_till_done()
+    request_ids = [admin_asked.data["request_id"], guest_asked.data["request_id"]]
+
+    async def drain() -> None:
+        while True:
+            try:
+                async with asyncio.timeout(0.2):
+                    received.append(await member.receive_json())
+            except TimeoutError:
+                return
+
+    async def current() -> dict[str, Any]:
+        await member.send_json_auto_id({"type": "persistent_notification/get"})
+        while (message := await member.receive_json())["type"] != "result":
+            received.append(message)
+        assert message["success"], message
+        received.append(message)
+        notifications: dict[str, Any] = {n["notification_id"]: n for n in message["result"]}
+        return notifications
+
+    waiting = await current()
+    await drain()
+    shown = []  # every notification the member was sent, as events or as results
+    for message in received:
+        if message["type"] == "event":
+            shown += message["event"]["notifications"].values()
+        else:
+            shown += message["result"]
+    assert shown
+    forbidden = [*request_ids, "Mock User", "Guest", hass_admin_user.id, guest.id, "17", "75"]
+    for notification in shown:
+        text = " ".join(str(notification.get(k)) for k in ("notification_id", "title", "message"))
+        assert "set_volume" not in text, notification
+        for secret in forbidden:  # as a word: a request id such as T1 is in every timestamp
+            assert not re.search(rf"\b{re.escape(secret)}\b", text), (secret, notification)
+    (notification,) = waiting.values()  # one generic notice, not one per request
+    assert "administrator" in notification["message"]
+
+    # answered, the notice goes away only when nothing is left waiting
+    admin = await hass_ws_client(hass)
+    assert (await decide(admin, request_ids[0], approve=False))["outcome"] == "denied"
+    await hass.async_block_till_done()
+    assert list(await current()) == list(waiting)
+    assert (await decide(admin, request_ids[1], approve=False))["outcome"] == "denied"
+    await hass.async_block_till_done()
+    assert await current() == {}
