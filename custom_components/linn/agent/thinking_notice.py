@@ -1,4 +1,9 @@
-"""A warning, once per loaded entry, when the thinking option cannot be applied."""
+"""A notice, once per loaded entry, when the thinking option cannot be applied.
+
+Logged at info, not as a warning: a server that does not report capabilities (a local
+stand-in, a proxy) is a state of every start that nobody can fix from the log; diagnostics
+report it too (`option_not_applied`).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ def warn_if_not_applied(
     if runtime.thinking_warned or option_not_applied(capabilities) != CAPABILITIES_UNKNOWN:
         return
     runtime.thinking_warned = True
-    _LOGGER.warning(
+    _LOGGER.info(
         "%s: the thinking effort option (%s) cannot be applied: the server does not report "
         "the capabilities of model %s (or cannot be asked), so the model thinks or not by "
         "its own default",

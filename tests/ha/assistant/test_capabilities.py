@@ -1,10 +1,11 @@
 """The model's capabilities at setup: one request when the model is listed, a partial
-answer counted as none, and a warning when the thinking option cannot be applied."""
+answer counted as none, and a notice (info) when the thinking option cannot be applied."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+import logging
 from typing import Any
 
 from homeassistant.auth.models import User
@@ -16,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_MODEL, CONF_THINKING_EFFORT, DEFAULT_OPTIONS
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
+from scripts.standin_model import HELP, MODEL_ID, respond
 from tests.fake_anthropic import FakeAnthropic, Reply
 
 from .conftest import AGENT, API_KEY, assistant_entry, converse, speech
@@ -91,9 +93,10 @@ async def test_a_partial_capabilities_answer_counts_as_none(
 
 
 @pytest.mark.usefixtures("loaded_entry")
-async def test_an_option_that_cannot_be_applied_is_warned_about_once(
+async def test_an_option_that_cannot_be_applied_is_said_once(
     hass: HomeAssistant, hass_admin_user: User, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="custom_components.linn")
     options = {**OPTIONS, CONF_THINKING_EFFORT: "off"}
     async with (
         FakeAnthropic(api_key=API_KEY, capabilities=False) as server,
@@ -102,9 +105,9 @@ async def test_an_option_that_cannot_be_applied_is_warned_about_once(
         server.script(Reply("Hello."), Reply("Hello again."))
         first = await converse(hass, "hello", hass_admin_user)
         await converse(hass, "hello again", hass_admin_user, first.conversation_id)
-        warnings = [r for r in caplog.records if "cannot be applied" in r.getMessage()]
-        assert [r.levelname for r in warnings] == ["WARNING"]
-        assert "(off)" in warnings[0].getMessage()
+        notices = [r for r in caplog.records if "cannot be applied" in r.getMessage()]
+        assert [r.levelname for r in notices] == ["INFO"]
+        assert "(off)" in notices[0].getMessage()
         thinking = (await async_get_config_entry_diagnostics(hass, entry))["thinking"]
         assert thinking["option_not_applied"] == "capabilities_unknown"
 
@@ -117,3 +120,28 @@ async def test_known_capabilities_warn_nothing(
         server.script(Reply("Hello."))
         await converse(hass, "hello", hass_admin_user)
     assert "cannot be applied" not in caplog.text
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_stand_in_start_logs_no_warning(
+    hass: HomeAssistant, hass_admin_user: User, caplog: pytest.LogCaptureFixture
+) -> None:
+    """scripts/develop's stand-in, as scripts/standin_model.py serves it, and the assistant as
+    its config flow adds it (the default options): the stand-in does not report the default
+    model's capabilities, so the default effort (low) cannot be applied. An expected state of
+    every start, said once at info, not a warning."""
+    caplog.set_level(logging.INFO, logger="custom_components.linn")
+    standin = ((MODEL_ID, "Local rule-based stand-in"),)
+    async with (
+        FakeAnthropic(api_key=API_KEY, responder=respond, models=standin) as server,
+        assistant_on(hass, server, dict(DEFAULT_OPTIONS)),
+    ):
+        assert speech(await converse(hass, "tell me a joke", hass_admin_user)) == HELP
+    warned = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith("custom_components.linn") and r.levelno >= logging.WARNING
+    ]
+    assert warned == []
+    notices = [r for r in caplog.records if "cannot be applied" in r.getMessage()]
+    assert [(r.levelname, "(low)" in r.getMessage()) for r in notices] == [("INFO", True)]
