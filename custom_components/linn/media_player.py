@@ -40,6 +40,9 @@ from .lpec.model import DeviceState
 from .media_browser import async_browse, async_search
 
 _LOGGER = logging.getLogger(__name__)
+CLAMP_QUIET = 5.0
+"""Seconds after a clamp in which further clamps to the same limit are not logged again: a
+slider drag sends several volumes, and a drag is one clamp."""
 
 PARALLEL_UPDATES = 0
 
@@ -96,6 +99,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         super().__init__(device)
         self._position: int | None = None
         self._position_updated_at: datetime | None = None
+        self._clamped: tuple[int, float] | None = None
+        """The limit of the last clamped volume and when (monotonic), while clamps go on."""
         self._track_position(force=True)
 
     # --- pushed updates -----------------------------------------------------------
@@ -190,13 +195,20 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         volume_max = volume_state.volume_max or 100
         wanted = round(volume * volume_max)
         applied = await self.device.set_volume(wanted)
-        if applied != wanted:
-            _LOGGER.warning(
+        if applied == wanted:
+            self._clamped = None
+            return
+        # expected (the device's own limit), so not a warning; once per drag, not per step
+        now = time.monotonic()
+        last = self._clamped
+        if last is None or last[0] != applied or now - last[1] >= CLAMP_QUIET:
+            _LOGGER.info(
                 "%s: volume %s clamped to the device's volume limit %s",
                 self.entity_id,
                 wanted,
                 applied,
             )
+        self._clamped = (applied, now)
 
     @command
     async def async_volume_up(self) -> None:

@@ -95,10 +95,42 @@ async def test_volume_above_limit_clamps_and_logs(
     hass: HomeAssistant, emulator: LinnEmulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert emulator.state.volume_limit == 80
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 0.95})
     assert emulator.state.volume == 80
     assert "clamped to the device's volume limit 80" in caplog.text
+
+
+async def test_one_slider_drag_above_the_limit_logs_once_and_not_as_a_warning(
+    hass: HomeAssistant, emulator: LinnEmulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The frontend's slider sends volumes while it is dragged: the clamp is said once."""
+    assert emulator.state.volume_limit == 80
+
+    def clamps() -> list[logging.LogRecord]:
+        return [
+            r
+            for r in caplog.records
+            if r.name.startswith("custom_components.linn") and "clamped" in r.getMessage()
+        ]
+
+    with caplog.at_level(logging.DEBUG, logger="custom_components.linn"):
+        for level in (0.7, 0.85, 0.9, 0.96, 0.96):  # one drag, and its release
+            await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: level})
+        assert emulator.state.volume == 80
+        (said,) = clamps()
+        assert said.levelno == logging.INFO
+        assert "volume 85 clamped" in said.getMessage()
+
+        # a later drag, after a volume below the limit, is said again
+        await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 0.5})
+        await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 0.96})
+        assert [r.levelno for r in clamps()] == [logging.INFO, logging.INFO]
+    assert not [
+        r
+        for r in caplog.records
+        if r.name.startswith("custom_components.linn") and r.levelno >= logging.WARNING
+    ]
 
 
 async def test_sources_by_user_name_selected_by_system_name(

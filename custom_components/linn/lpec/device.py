@@ -261,8 +261,8 @@ class LinnDevice:
         ceiling = self._state.volume.ceiling
         if ceiling is not None:
             applied = min(applied, ceiling)
-        if applied != volume:
-            _LOGGER.debug("Volume %s clamped to %s", volume, applied)
+        # a clamp is not logged here: the caller gets `applied` and says it once (a slider
+        # drag would log each of its steps twice)
         await self.action(Service.VOLUME, "SetVolume", str(applied))
         return applied
 
