@@ -17,6 +17,7 @@ from homeassistant.helpers import (
 from homeassistant.helpers.typing import ConfigType
 
 from .agent.const import is_assistant_data
+from .agent.migration import weighted_token_budgets
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
@@ -55,6 +56,22 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     await async_setup_guarded_tools(hass)
     async_setup_websocket_api(hass)
     await async_register_card(hass)
+    return True
+
+
+async def async_migrate_entry(
+    hass: HomeAssistant, entry: LinnConfigEntry | AssistantConfigEntry
+) -> bool:
+    """Minor version 2: an assistant's token budgets count input-token equivalents."""
+    if entry.version > 1:
+        return False  # a downgrade: this version cannot read it
+    if entry.minor_version < 2:
+        options = (
+            weighted_token_budgets(entry.options)
+            if is_assistant_data(entry.data)
+            else dict(entry.options)
+        )
+        hass.config_entries.async_update_entry(entry, options=options, minor_version=2)
     return True
 
 

@@ -97,6 +97,7 @@ class LinnConfigFlow(AssistantSteps, domain=DOMAIN):
     """Add a Linn streamer or a Claude assistant."""
 
     VERSION = 1
+    MINOR_VERSION = 2
 
     def __init__(self) -> None:
         """Nothing discovered yet."""

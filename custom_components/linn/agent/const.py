@@ -28,12 +28,20 @@ DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_MAX_TOKENS: 1024,
     CONF_MAX_STEPS: 6,
     CONF_LLM_APIS: [],
-    CONF_BUDGET_CONVERSATION_TOKENS: 100_000,
+    # token budgets count input-token equivalents (usage.py): an evening's 100-turn dialog
+    # with tool calls on Haiku 5.5 uses about 560,000 (tests/ha/assistant/test_long_conversation)
+    CONF_BUDGET_CONVERSATION_TOKENS: 1_500_000,
     CONF_BUDGET_CONVERSATION_COST: 0.25,
-    CONF_BUDGET_DAY_TOKENS: 2_000_000,
+    CONF_BUDGET_DAY_TOKENS: 6_000_000,
     CONF_BUDGET_DAY_COST: 2.0,
     CONF_THINKING_EFFORT: "low",  # a voice assistant wants speed; HA core's default too
 }
+
+RAW_TOKEN_DEFAULTS: Final[Mapping[str, int]] = {
+    CONF_BUDGET_CONVERSATION_TOKENS: 100_000,
+    CONF_BUDGET_DAY_TOKENS: 2_000_000,
+}
+"""The token budgets' defaults when they counted raw tokens (config entry minor version 1)."""
 
 KEY_CHECK_TIMEOUT: Final = 10.0
 """Seconds for the model list that checks a key."""

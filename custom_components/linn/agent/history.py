@@ -79,6 +79,9 @@ class ConversationRecord:
     seen: list[conversation.Content] = field(default_factory=list)
     """The chat log's entries when the last request was built: the positions above are
     positions in these."""
+    trim_before: int = 0
+    """Tool results and turn facts before this chat-log index are left out (a budget got
+    near). It only moves forward, so the trimmed history stays byte-stable and cached."""
 
     def follow(self, content: Sequence[conversation.Content]) -> None:
         """Forget what does not hold for the chat log `content`.
@@ -91,9 +94,11 @@ class ConversationRecord:
             self.facts.clear()
             self.dropped.clear()
             self.sent = None
+            self.trim_before = 0
         else:
             self.facts = {index: text for index, text in self.facts.items() if index < same}
             self.dropped = {index for index in self.dropped if index < same}
+            self.trim_before = min(self.trim_before, same)
         self.seen = list(content)
 
 

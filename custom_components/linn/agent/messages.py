@@ -25,6 +25,9 @@ def api_context_block(api_prompt: str) -> dict[str, Any]:
     }
 
 
+TRIMMED_RESULT: Final = "(An earlier result, left out to save the conversation's budget.)"
+"""Sent instead of a tool result before the record's trim point."""
+
 INTERRUPTED_RESULT: Final = "No result: the turn ended before this tool answered."
 """The result sent for a tool call that has none in the chat log (a cancelled turn): every
 tool_use needs its tool_result in the next message."""
@@ -78,6 +81,7 @@ def chat_messages(
     agent_id: str,
     model: str,
     drop_thinking: Collection[int] = (),
+    trim_before: int = 0,
 ) -> BuiltMessages:
     """User, assistant and tool-result content in the API's shape.
 
@@ -96,7 +100,9 @@ def chat_messages(
     confirmation) is built from the chat log; calls of tools the model is not offered
     (local intents of limited mode) are told as text. A tool result is sent when its call
     was sent, whatever the tools offered now; a sent call without a result gets one.
-    A refused turn (refusal.py) is not sent.
+    A refused turn (refusal.py) is not sent. Before chat-log index `trim_before`, tool
+    results are sent as TRIMMED_RESULT and utterances without their turn facts (a budget
+    is near: the oldest context goes first).
     """
     built: list[_Message] = []
     unanswered: list[str] = []
@@ -122,7 +128,7 @@ def chat_messages(
         if isinstance(item, conversation.UserContent):
             answer_the_rest()
             parts: list[_Part] = []
-            if index in facts:
+            if index in facts and index >= trim_before:
                 parts.append({"type": "text", "text": facts[index]})
             if item.content.strip():
                 parts.append({"type": "text", "text": item.content})
@@ -130,7 +136,7 @@ def chat_messages(
         elif isinstance(item, conversation.ToolResultContent):
             if item.tool_call_id in unanswered:
                 unanswered.remove(item.tool_call_id)
-                add("user", [_tool_result(item)])
+                add("user", [_tool_result(item, trimmed=index < trim_before)])
         elif isinstance(item, conversation.AssistantContent):
             answer_the_rest()
             if isinstance(item.native, ModelMessage) and item.native:
@@ -185,11 +191,11 @@ def _built_assistant(
     return parts
 
 
-def _tool_result(item: conversation.ToolResultContent) -> dict[str, Any]:
+def _tool_result(item: conversation.ToolResultContent, *, trimmed: bool) -> dict[str, Any]:
     return {
         "type": "tool_result",
         "tool_use_id": item.tool_call_id,
-        "content": json_dumps(item.result.data),
+        "content": TRIMMED_RESULT if trimmed else json_dumps(item.result.data),
         "is_error": item.result.error,
     }
 

@@ -36,12 +36,13 @@ from .const import (
     option,
 )
 from .fallback import async_local_reply
-from .history import messages_to_send
+from .history import ConversationRecord, messages_to_send
 from .memory import async_get_memory
 from .messages import chat_messages
 from .model_info import ModelCapabilities, async_fetch_capabilities
 from .native import ModelMessage
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
+from .ran import changes_that_ran
 from .refusal import RefusedTurn
 from .replies import Say, has_visible_text, say
 from .runtime import AssistantConfigEntry
@@ -49,7 +50,7 @@ from .stream import DeltaStream, MalformedToolInput
 from .thinking_notice import warn_if_not_applied
 from .thinking_params import EFFORT_OFF, thinking_params, too_few_tokens_for_thinking
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance, ForeignTool
-from .usage import BudgetExceeded, exceeded_budget
+from .usage import BudgetExceeded, budget_near, exceeded_budget
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -188,6 +189,9 @@ class AssistantTurn:
         self.runtime.thinking_params = {
             key: request[key] for key in ("thinking", "output_config") if key in request
         }
+        # before the turn's first call only: the active tool loop's thinking is bound to
+        # the history it was produced under
+        self._trim_if_budget_near(record)
         for _step in range(option(self.options, CONF_MAX_STEPS)):
             self._check_budget()
             request["messages"] = messages_to_send(
@@ -203,6 +207,7 @@ class AssistantTurn:
                     agent_id=self.agent_id,
                     model=self.model,
                     drop_thinking=dropped,
+                    trim_before=record.trim_before,
                 ),
                 active=self._active_model_message(),
             ).messages
@@ -245,14 +250,7 @@ class AssistantTurn:
 
     def _add_facts(self, sent: dict[int, str], facts: str) -> None:
         """The facts of this turn for its utterance, beside those sent with earlier utterances."""
-        last_user = max(
-            (
-                index
-                for index, item in enumerate(self.chat_log.content)
-                if isinstance(item, conversation.UserContent)
-            ),
-            default=None,
-        )
+        last_user = self._last_utterance()
         if last_user is not None:
             sent[last_user] = facts
 
@@ -265,6 +263,31 @@ class AssistantTurn:
             ):
                 return index
         return None
+
+    def _trim_if_budget_near(self, record: ConversationRecord) -> None:
+        """Near a budget, leave out the results and facts of the turns before this one."""
+        if budget_near(
+            self.ledger,
+            self.chat_log.conversation_id,
+            self.user_input.context.user_id,
+            self.options,
+        ):
+            utterance = self._last_utterance()
+            if utterance is not None and utterance > record.trim_before:
+                _LOGGER.debug(
+                    "Budget near: trimming %s before %s", self.chat_log.conversation_id, utterance
+                )
+                record.trim_before = utterance
+
+    def _last_utterance(self) -> int | None:
+        return max(
+            (
+                index
+                for index, item in enumerate(self.chat_log.content)
+                if isinstance(item, conversation.UserContent)
+            ),
+            default=None,
+        )
 
     def _check_budget(self) -> None:
         exceeded = exceeded_budget(
@@ -343,7 +366,10 @@ class AssistantTurn:
         """Local intents, unless tools already ran this turn (the intent could repeat them)."""
         prefix_text = say(prefix, self.language) if prefix is not None else None
         if self._tools_ran():
-            self._say(prefix_text or say(Say.INTERRUPTED, self.language))
+            # what ran is said first, whatever stopped the turn afterwards
+            ran = changes_that_ran(self._this_turn(), self.language)
+            why = prefix_text or say(Say.INTERRUPTED, self.language)
+            self._say(f"{ran} {why}" if ran else why)
             return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
         response = await async_local_reply(
             self.hass, self.user_input, self.chat_log, prefix_text, identified=self.identified

@@ -70,8 +70,14 @@ NOT_CLAUDE_PRICE: Final = Price(0.0, 0.0, 0.0, 0.0)
 """A model that is not Claude (no `claude-` id: the local stand-in of scripts/develop, a
 local server) costs nothing here; its tokens still count against the token budgets."""
 
+STANDARD_RATIOS: Final = Price(1.0, 5.0, 1.25, 0.1)
+"""Anthropic's usual price ratios to an input token: how a model with no price (the local
+stand-in) weighs its tokens."""
+
 # ledger counter names
 TOKENS: Final = "tokens"
+WEIGHTED_TOKENS: Final = "weighted_tokens"
+"""Input-token equivalents at the model's prices: what the token budgets count."""
 COST: Final = "cost_usd"
 
 
@@ -122,6 +128,25 @@ class Usage:
             + self.cache_write_tokens * price.cache_write
         ) / 1_000_000
 
+    def weighted_tokens(self, model: str) -> float:
+        """Input-token equivalents: each kind of token weighted by its price over an input's.
+
+        A cache read costs a tenth of an input token (or less), so a long conversation
+        whose history is read from the cache counts what it costs, not what it re-reads.
+        """
+        price = price_for(model)
+        if not price.input:
+            price = STANDARD_RATIOS
+        return (
+            self.input_tokens
+            + (
+                self.output_tokens * price.output
+                + self.cache_read_tokens * price.cache_read
+                + self.cache_write_tokens * price.cache_write
+            )
+            / price.input
+        )
+
     def ledger_amounts(self, model: str) -> dict[str, float]:
         """The counters this call adds to the guard's ledger."""
         return {
@@ -131,6 +156,7 @@ class Usage:
             "cache_read_tokens": self.cache_read_tokens,
             "cache_write_tokens": self.cache_write_tokens,
             TOKENS: self.total_tokens,
+            WEIGHTED_TOKENS: self.weighted_tokens(model),
             COST: self.cost(model),
         }
 
@@ -147,20 +173,44 @@ def exceeded_budget(
 ) -> BudgetExceeded | None:
     """The budget this conversation or today has used up, if any (0 means no limit).
 
+    Token budgets count weighted tokens (WEIGHTED_TOKENS), never raw ones: of an evening's
+    dialog most tokens are cheap cache reads of its history.
+
     A conversation's budget is its user's in it: under a shared id (a satellite's fixed
     `kitchen`), one user's turns do not use up another's.
     """
     spent = ledger.for_conversation(conversation_id, user_id)
-    if _over(spent, option(options, CONF_BUDGET_CONVERSATION_TOKENS), TOKENS) or _over(
+    if _over(spent, option(options, CONF_BUDGET_CONVERSATION_TOKENS), WEIGHTED_TOKENS) or _over(
         spent, option(options, CONF_BUDGET_CONVERSATION_COST), COST
     ):
         return BudgetExceeded.CONVERSATION
     today = ledger.totals_today()
-    if _over(today, option(options, CONF_BUDGET_DAY_TOKENS), TOKENS) or _over(
+    if _over(today, option(options, CONF_BUDGET_DAY_TOKENS), WEIGHTED_TOKENS) or _over(
         today, option(options, CONF_BUDGET_DAY_COST), COST
     ):
         return BudgetExceeded.DAY
     return None
+
+
+NEAR: Final = 0.8
+"""A budget this much used is near: the conversation's context is trimmed first."""
+
+
+def budget_near(
+    ledger: Ledger, conversation_id: str, user_id: str | None, options: Mapping[str, Any]
+) -> bool:
+    """True when the conversation's or today's budget is at least NEAR used (0 means no limit)."""
+    spent = ledger.for_conversation(conversation_id, user_id)
+    today = ledger.totals_today()
+    return any(
+        _over(counters, NEAR * option(options, key), name)
+        for counters, key, name in (
+            (spent, CONF_BUDGET_CONVERSATION_TOKENS, WEIGHTED_TOKENS),
+            (spent, CONF_BUDGET_CONVERSATION_COST, COST),
+            (today, CONF_BUDGET_DAY_TOKENS, WEIGHTED_TOKENS),
+            (today, CONF_BUDGET_DAY_COST, COST),
+        )
+    )
 
 
 def _over(counters: Mapping[str, float], limit: float, name: str) -> bool:

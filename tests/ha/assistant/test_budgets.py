@@ -6,14 +6,24 @@ from datetime import timedelta
 from typing import Any
 
 from homeassistant.auth.models import User
+from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
-from custom_components.linn.agent.const import CONF_BUDGET_CONVERSATION_TOKENS, DEFAULT_OPTIONS
+from custom_components.linn import async_migrate_entry
+from custom_components.linn.agent.const import (
+    CONF_BUDGET_CONVERSATION_TOKENS,
+    CONF_BUDGET_DAY_TOKENS,
+    DEFAULT_OPTIONS,
+)
+from custom_components.linn.agent.messages import TRIMMED_RESULT
+from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard.ha_adapter import STORAGE_KEY, STORAGE_VERSION
+from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.helpers import wait_for
 
 from .conftest import PLAYER, converse, speech
 
@@ -32,7 +42,12 @@ def stored_ledger(hass_storage: dict[str, Any]) -> None:
             "pending": {"requests": []},
             "ledger": {
                 "day": dt_util.now().date().isoformat(),
-                "today": {"tokens": 2_500_000.0, "cost_usd": 1.5, "model_calls": 900.0},
+                "today": {
+                    "tokens": 25_000_000.0,
+                    "weighted_tokens": 6_500_000.0,
+                    "cost_usd": 1.5,
+                    "model_calls": 900.0,
+                },
                 "players": {},
             },
         },
@@ -78,4 +93,101 @@ async def test_a_model_calls_usage_is_stored(
     today = hass_storage[STORAGE_KEY]["data"]["ledger"]["today"]
     assert today["model_calls"] == 1
     assert today["tokens"] > 0
+    assert today["weighted_tokens"] > 0
     assert today["cost_usd"] > 0
+
+
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_CONVERSATION_TOKENS: 10}]
+)
+@pytest.mark.parametrize(
+    ("language", "utterance", "done"),
+    [
+        ("en", "set the living room to 35", "Done: Living Room: volume 35. "),
+        ("de", "Wohnzimmer auf 35", "Erledigt: Living Room: Lautstärke 35. "),
+    ],
+)
+async def test_a_change_that_ran_is_reported_when_the_budget_stops_the_turn(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    emulator: LinnEmulator,
+    language: str,
+    utterance: str,
+    done: str,
+) -> None:
+    """The budget runs out after the call that changed the volume: the user hears both."""
+    fake.script(Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)))
+    result = await converse(hass, utterance, hass_admin_user, language=language)
+    await wait_for(lambda: emulator.state.volume == 35)
+    assert speech(result).startswith(done)
+    assert speech(result) != done  # and why it stopped
+    assert len(fake.message_requests) == 1
+
+
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_CONVERSATION_TOKENS: 40_000}]
+)
+async def test_near_the_budget_the_oldest_results_are_trimmed_before_any_refusal(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+) -> None:
+    conversation_id: str | None = None
+    trimmed_at: int | None = None
+    for turn in range(40):
+        fake.script(
+            Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),), output_tokens=200),
+            Reply(f"Answer {turn}.", output_tokens=200),
+        )
+        result = await converse(
+            hass, f"what is playing now {turn}", hass_admin_user, conversation_id
+        )
+        conversation_id = result.conversation_id
+        if speech(result) != f"Answer {turn}.":
+            break
+        last = fake.message_requests[-1]
+        results = [
+            block["content"]
+            for message in last.messages
+            if isinstance(message["content"], list)
+            for block in message["content"]
+            if block.get("type") == "tool_result"
+        ]
+        if trimmed_at is None and TRIMMED_RESULT in results:
+            trimmed_at = turn
+            # every earlier turn's result is left out; this turn's is sent whole
+            assert results[:-1] == [TRIMMED_RESULT] * turn
+            assert results[-1] != TRIMMED_RESULT
+    else:
+        pytest.fail("the budget never ran out")
+    assert speech(result) == BUDGET_CONVERSATION
+    fake.discard_plan()  # the refused turn's answer
+    assert trimmed_at is not None, "refused without trimming first"
+    assert 0 < trimmed_at < turn
+
+
+async def test_token_budgets_left_at_the_raw_defaults_are_migrated(hass: HomeAssistant) -> None:
+    """Minor version 1 counted raw tokens: its defaults move, a chosen value stays."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_API_KEY: "sk-ant-test"},
+        options={
+            **DEFAULT_OPTIONS,
+            CONF_BUDGET_CONVERSATION_TOKENS: 100_000,
+            CONF_BUDGET_DAY_TOKENS: 3_000_000,
+        },
+        version=1,
+        minor_version=1,
+    )
+    entry.add_to_hass(hass)
+    assert await async_migrate_entry(hass, entry)
+    assert entry.minor_version == 2
+    assert (
+        entry.options[CONF_BUDGET_CONVERSATION_TOKENS]
+        == DEFAULT_OPTIONS[CONF_BUDGET_CONVERSATION_TOKENS]
+        != 100_000
+    )
+    assert entry.options[CONF_BUDGET_DAY_TOKENS] == 3_000_000
