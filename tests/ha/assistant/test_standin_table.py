@@ -1,0 +1,287 @@
+"""The stand-in over a table of English and German requests, through Home Assistant.
+
+Each command is checked on the emulated device's state afterwards, not by its reply;
+questions, thanks and unknown requests by a short reply in the user's language and a
+device left as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from homeassistant.auth.const import GROUP_ID_USER
+from homeassistant.auth.models import User
+from homeassistant.core import HomeAssistant
+import pytest
+from pytest_homeassistant_custom_component.common import MockUser
+
+from linn_emulator import LinnEmulator
+from linn_emulator.model import EmulatedDeviceState, PlaybackState
+from scripts.standin_model import respond
+from tests.fake_anthropic import FakeAnthropic
+from tests.helpers import wait_for
+
+from .conftest import converse, speech
+
+pytestmark = pytest.mark.usefixtures("assistant")
+
+type Check = Callable[[EmulatedDeviceState], bool]
+
+ENTITY = "media_player.living_room"
+_GERMAN = {
+    "ist",
+    "die",
+    "der",
+    "das",
+    "ich",
+    "nicht",
+    "gern",
+    "lautstärke",
+    "zum",
+    "beispiel",
+    "läuft",
+    "spielt",
+    "ein",
+    "entscheidet",
+    "auf",
+    "verstehe",
+}
+_ENGLISH = {
+    "is",
+    "the",
+    "i",
+    "not",
+    "you",
+    "welcome",
+    "volume",
+    "for",
+    "example",
+    "at",
+    "playing",
+    "decides",
+    "an",
+    "understand",
+    "with",
+}
+
+
+def source(name: str) -> Check:
+    return lambda state: state.source.name == name
+
+
+def station(title: str) -> Check:
+    return lambda state: (
+        state.source.name == "Radio"
+        and (channel := state.current_channel) is not None
+        and channel.track.title == title
+        and state.transport_state == PlaybackState.PLAYING
+    )
+
+
+def volume(value: int) -> Check:
+    return lambda state: state.volume == value
+
+
+def transport(value: str) -> Check:
+    return lambda state: state.transport_state == value
+
+
+def muted(value: bool) -> Check:
+    return lambda state: state.mute is value
+
+
+def standby(value: bool) -> Check:
+    return lambda state: state.standby is value
+
+
+def shuffle(value: bool) -> Check:
+    return lambda state: state.shuffle is value
+
+
+def repeat(value: bool) -> Check:
+    return lambda state: state.repeat is value
+
+
+def next_track(state: EmulatedDeviceState) -> bool:
+    return state.playlist_id != state.playlist[0].id
+
+
+@dataclass(frozen=True)
+class Case:
+    language: str
+    text: str
+    check: Check | None = None
+    """What the device shows afterwards; None: a question, the device stays as it was."""
+    before: str = ""
+    """'playing', 'paused', 'muted' or 'standby' (the device is put so first)."""
+
+    def __str__(self) -> str:
+        return f"{self.language}: {self.text}"
+
+
+CASES = [
+    # English: radio, stations, sources, pins
+    Case("en", "play BBC Radio 3", station("BBC Radio 3")),
+    Case("en", "play Radio 3", station("BBC Radio 3")),
+    Case("en", "play FIP", station("FIP")),
+    Case("en", "put on the radio", source("Radio")),
+    Case("en", "play the turntable", source("Turntable")),
+    Case("en", "switch to TV", source("TV")),
+    Case("en", "switch to the turntable", source("Turntable")),
+    Case("en", "play pin 3", source("Turntable")),
+    Case("en", "pin 1", station("BBC Radio 3")),
+    # volume
+    Case("en", "volume 25", volume(25)),
+    Case("en", "set the volume to 40", volume(40)),
+    Case("en", "louder", volume(35)),
+    Case("en", "turn it up", volume(35)),
+    Case("en", "quieter", volume(25)),
+    Case("en", "it's too loud", volume(25)),
+    Case("en", "it's too quiet", volume(35)),
+    Case("en", "mute", muted(True)),
+    Case("en", "unmute", muted(False), "muted"),
+    # transport and power
+    Case("en", "pause", transport("Paused"), "playing"),
+    Case("en", "play", transport("Playing"), "paused"),
+    Case("en", "resume", transport("Playing"), "paused"),
+    Case("en", "stop", transport("Stopped"), "playing"),
+    Case("en", "next track", next_track, "playing"),
+    Case("en", "standby", standby(True)),
+    Case("en", "turn it off", standby(True)),
+    Case("en", "turn the streamer on", standby(False), "standby"),
+    Case("en", "shuffle on", shuffle(True)),
+    Case("en", "repeat on", repeat(True)),
+    # questions, thanks, unknown
+    Case("en", "what's playing?"),
+    Case("en", "how loud is it?"),
+    Case("en", "what's the volume?"),
+    Case("en", "thanks"),
+    Case("en", "thank you!"),
+    Case("en", "yes"),
+    Case("en", "no"),
+    Case("en", "tell me a joke"),
+    # German: radio, stations, sources, pins
+    Case("de", "spiele BBC Radio 3", station("BBC Radio 3")),
+    Case("de", "spiel Radio 3", station("BBC Radio 3")),
+    Case("de", "spiel FIP", station("FIP")),
+    Case("de", "mach das Radio an", source("Radio")),
+    Case("de", "spiel den Turntable", source("Turntable")),
+    Case("de", "schalte auf TV", source("TV")),
+    Case("de", "wechsle zum Turntable", source("Turntable")),
+    Case("de", "Pin 3", source("Turntable")),
+    # volume
+    Case("de", "Lautstärke 25", volume(25)),
+    Case("de", "stell die Lautstärke auf 40", volume(40)),
+    Case("de", "lauter", volume(35)),
+    Case("de", "mach leiser", volume(25)),
+    Case("de", "das ist zu laut", volume(25)),
+    Case("de", "es ist zu leise", volume(35)),
+    Case("de", "stumm", muted(True)),
+    Case("de", "Ton an", muted(False), "muted"),
+    # transport and power
+    Case("de", "Pause", transport("Paused"), "playing"),
+    Case("de", "weiter", transport("Playing"), "paused"),
+    Case("de", "Wiedergabe fortsetzen", transport("Playing"), "paused"),
+    Case("de", "stopp", transport("Stopped"), "playing"),
+    Case("de", "nächstes Lied", next_track, "playing"),
+    Case("de", "ausschalten", standby(True)),
+    Case("de", "Standby", standby(True)),
+    Case("de", "einschalten", standby(False), "standby"),
+    Case("de", "Zufallswiedergabe an", shuffle(True)),
+    Case("de", "Wiederholung an", repeat(True)),
+    # questions, thanks, unknown
+    Case("de", "was läuft gerade?"),
+    Case("de", "wie laut ist es?"),
+    Case("de", "wie ist die Lautstärke?"),
+    Case("de", "danke"),
+    Case("de", "vielen Dank!"),
+    Case("de", "ja"),
+    Case("de", "nein"),
+    Case("de", "erzähl mir einen Witz"),
+]
+
+
+def _snapshot(state: EmulatedDeviceState) -> tuple[object, ...]:
+    return (
+        state.source_index,
+        state.volume,
+        state.mute,
+        state.standby,
+        state.transport_state,
+        state.radio_id,
+        state.shuffle,
+        state.repeat,
+        state.playlist_id,
+    )
+
+
+def in_language(reply: str, language: str) -> bool:
+    words = set(reply.casefold().replace(".", " ").replace(",", " ").replace(":", " ").split())
+    own, other = (_GERMAN, _ENGLISH) if language == "de" else (_ENGLISH, _GERMAN)
+    return len(words & own) > len(words & other)
+
+
+async def _prepare(hass: HomeAssistant, emulator: LinnEmulator, before: str) -> None:
+    panel = emulator.panel
+    if before in {"playing", "paused"}:
+        panel.play()
+        await wait_for(lambda: hass.states.get(ENTITY).state == "playing")
+    if before == "paused":
+        panel.pause()
+        await wait_for(lambda: hass.states.get(ENTITY).state == "paused")
+    if before == "muted":
+        panel.set_mute(True)
+        await wait_for(lambda: hass.states.get(ENTITY).attributes.get("is_volume_muted") is True)
+    if before == "standby":
+        panel.set_standby(True)
+        await wait_for(lambda: hass.states.get(ENTITY).state == "off")
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+async def test_the_stand_in_understands(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    case: Case,
+) -> None:
+    fake.responder = respond
+    await _prepare(hass, emulator, case.before)
+    before = _snapshot(emulator.state)
+    reply = speech(await converse(hass, case.text, hass_admin_user, language=case.language))
+    if case.check is not None:
+        check = case.check
+        await wait_for(lambda: check(emulator.state))
+        return
+    assert len(reply) <= 120, reply
+    assert in_language(reply, case.language), reply
+    await hass.async_block_till_done()
+    assert _snapshot(emulator.state) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "ask", "yes"),
+    [
+        ("en", "set the volume limit to 70", "yes"),
+        ("de", "setz das Lautstärkelimit auf 70", "ja"),
+    ],
+)
+async def test_yes_after_an_admin_request_changes_nothing(
+    hass: HomeAssistant,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    ask: str,
+    yes: str,
+) -> None:
+    fake.responder = respond
+    group = await hass.auth.async_get_group(GROUP_ID_USER)
+    member = MockUser(groups=[group]).add_to_hass(hass)
+    asked = await converse(hass, ask, member, language=language)
+    assert in_language(speech(asked), language), speech(asked)
+    reply = speech(await converse(hass, yes, member, asked.conversation_id, language))
+    assert len(reply) <= 120, reply
+    assert in_language(reply, language), reply
+    await hass.async_block_till_done()
+    assert emulator.state.volume_limit == 80
