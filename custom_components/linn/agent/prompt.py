@@ -119,10 +119,12 @@ def turn_facts(
     device_id: str | None,
     players: list[Player],
     remembered: list[dict[str, str]] | None = None,
+    language: str | None = None,
 ) -> str:
     """The facts of this turn as a data block (names are cleaned; no titles or stations).
 
-    `remembered` are the user's own remembered facts (written only at their request).
+    `remembered` are the user's own remembered facts (written only at their request);
+    `language` is the conversation's language (Assist's, e.g. "de").
     """
     areas = ar.async_get(hass)
     devices = dr.async_get(hass)
@@ -158,6 +160,8 @@ def turn_facts(
         "default_player": default_player(user_area, listed),
         "players": listed,
     }
+    if language:
+        facts["language"] = language
     if remembered:
         facts["remembered"] = remembered
     return "<turn_facts>" + json.dumps(facts, ensure_ascii=False) + "</turn_facts>"

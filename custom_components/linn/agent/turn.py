@@ -174,7 +174,8 @@ class AssistantTurn:
             self.chat_log.conversation_id, self.chat_log.content
         )
         self._add_facts(
-            record.facts, turn_facts(self.hass, self.user_input.device_id, players, remembered)
+            record.facts,
+            turn_facts(self.hass, self.user_input.device_id, players, remembered, self.language),
         )
         api_prompt = instance.other_api_prompt
         request: dict[str, Any] = {
