@@ -1,15 +1,13 @@
 """A local rule-based stand-in for Claude, served over the Anthropic Messages API.
 
 scripts/develop starts it when ANTHROPIC_API_KEY is not set, so the assistant works with no
-key: it understands a handful of English commands by keyword (play, pause, stop, next,
-previous, volume N, louder, turn it up, quieter, mute, unmute, pin N, standby, turn it on /
-wake up, shuffle on/off, repeat on/off, back 30 seconds, play <a name> (searched, the play
-queue included, then played; two equal hits make it ask which), the volume limit N (a
-request an administrator decides), what's playing, remember, forget) and answers with the
-same tool calls a model would send. It is not a model: anything else gets a short list of
-what it understands. It never speaks the guard's notes to the model ("Needs approval ...").
-The HTTP side is the test suite's fake Messages API (tests/fake_anthropic), so the
-integration talks to it exactly as to Anthropic.
+key. It understands short English and German requests by keyword (scripts/standin/rules.py:
+every linn__ tool, stations, sources and pins by name, volume questions, "too loud", thanks,
+yes and no) and answers with the same tool calls a model would send. Its replies come from
+the tools' results (scripts/standin/words.py), never a fixed "Done."; anything it does not
+understand gets one short line with an example. It never speaks the guard's notes to the
+model ("Needs approval ..."). The HTTP side is the test suite's fake Messages API
+(tests/fake_anthropic), so the integration talks to it exactly as to Anthropic.
 
     python -m scripts.standin_model --port 8124 --api-key local-standin
 """
@@ -22,26 +20,30 @@ import json
 import re
 from typing import Any
 
+from scripts.standin.rules import asks_source, asks_volume, command
+from scripts.standin.words import Line, muted_note, say, state_word
 from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
 
 MODEL_ID = "local-standin"
-HELP = (
-    "I am the local stand-in, not Claude: I understand play, pause, stop, next, previous, "
-    "volume 30, louder, quieter, mute, unmute, pin 3, standby, turn it on, shuffle on, "
-    "repeat off, back 30 seconds, play <a name>, volume limit 70, what's playing, "
-    "remember ... and forget everything."
-)
-ASKED_ADMIN = "I have asked an administrator to approve that; they will decide."
-SAY_YES = "That needs your yes first: say yes to go ahead."
-_PLAY_WORDS = ("play ", "listen to ", "put on ", "i want to hear ")
-_GENERIC = frozenset({"", "it", "music", "something", "again", "on", "please"})
-_SEEK = re.compile(
-    r"\b(back|backwards|rewind|forward|ahead)\b\D*?(\d{1,4})\s*(seconds?|secs?|minutes?|mins?)\b"
-)
+HELP = say(Line.UNKNOWN, "en")
+ASKED_ADMIN = say(Line.ASKED_ADMIN, "en")
+SAY_YES = say(Line.SAY_YES, "en")
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
 KEPT_REQUESTS = 20
 _FACTS = re.compile(r"<turn_facts>(.*?)</turn_facts>", re.DOTALL)
-_NUMBER = re.compile(r"\b(\d{1,3})\b")
+_DONE_LINES = {
+    "linn__pause": Line.PAUSED,
+    "linn__play": Line.PLAYING,
+    "linn__stop": Line.STOPPED,
+    "linn__next": Line.NEXT,
+    "linn__previous": Line.PREVIOUS,
+    "linn__standby": Line.STANDBY,
+    "linn__wake": Line.AWAKE,
+    "linn__join": Line.JOINED,
+    "linn__unjoin": Line.LEFT,
+    "remember": Line.REMEMBERED,
+    "forget": Line.FORGOTTEN,
+}
 
 
 def _last_user_blocks(request: RecordedRequest) -> list[dict[str, Any]]:
@@ -53,11 +55,18 @@ def _last_user_blocks(request: RecordedRequest) -> list[dict[str, Any]]:
 
 
 def _turn_facts(request: RecordedRequest) -> dict[str, Any]:
-    for block in _last_user_blocks(request):
-        if block.get("type") == "text" and (found := _FACTS.search(block["text"])):
-            facts: dict[str, Any] = json.loads(found.group(1))
-            return facts
+    for message in reversed(request.messages):
+        content = message["content"]
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        for block in blocks:
+            if block.get("type") == "text" and (found := _FACTS.search(block["text"])):
+                facts: dict[str, Any] = json.loads(found.group(1))
+                return facts
     return {}
+
+
+def _language(request: RecordedRequest) -> str:
+    return str(_turn_facts(request).get("language") or "en")
 
 
 def _last_tool_use(request: RecordedRequest) -> dict[str, Any] | None:
@@ -69,14 +78,53 @@ def _last_tool_use(request: RecordedRequest) -> dict[str, Any] | None:
     return None
 
 
-def _choose(found: dict[str, Any], player: str, query: str) -> Reply:
-    """Play the one hit that fits; ask which when two fit equally well."""
+def _data(block: dict[str, Any]) -> dict[str, Any]:
+    content = block.get("content")
+    if isinstance(content, list):
+        content = "".join(str(part.get("text", "")) for part in content)
+    try:
+        data = json.loads(content) if isinstance(content, str) else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _found_titles(request: RecordedRequest) -> dict[str, str]:
+    """Short ids (m1 ...) to the titles the searches of this conversation found."""
+    titles: dict[str, str] = {}
+    for message in request.messages:
+        if message["role"] != "user" or isinstance(message["content"], str):
+            continue
+        for block in message["content"]:
+            if block.get("type") == "tool_result":
+                for result in _data(block).get("results", []):
+                    titles[result["id"]] = result.get("device_text", {}).get("title", "")
+    return titles
+
+
+def _choose(found: dict[str, Any], player: str, query: str, request: RecordedRequest) -> Reply:
+    """Play the hit that fits (one title, however many places have it); else ask which.
+
+    "Switch to TV" selects the source by the name the search found (its own spelling).
+    """
+    language = _language(request)
     results = found.get("results", [])
-    exact = [r for r in results if r.get("match") == "title"]
+    wanted = query.casefold()
+
+    def title(result: dict[str, Any]) -> str:
+        return str(result.get("device_text", {}).get("title", "")).casefold()
+
+    exact = [r for r in results if r.get("match") == "title" or title(r) == wanted]
     candidates = exact or results
     if not candidates:
-        return Reply(f"I found nothing called {query}.")
-    if len(candidates) == 1:
+        return Reply(say(Line.NOT_FOUND, language, name=query))
+    kinds = {(title(r), str(r.get("device_text", {}).get("artist", ""))) for r in candidates}
+    if len(kinds) == 1 and exact and asks_source(request.last_user_text):
+        source = str(candidates[0].get("device_text", {}).get("title", ""))
+        return Reply(
+            tool_uses=(ToolUse("linn__select_source", {"player": player, "source": source}),)
+        )
+    if len(kinds) == 1:
         return Reply(
             tool_uses=(
                 ToolUse("linn__play_music", {"player": player, "item": candidates[0]["id"]}),
@@ -87,92 +135,118 @@ def _choose(found: dict[str, Any], player: str, query: str) -> Reply:
         text = result.get("device_text", {})
         by = f" by {text['artist']}" if text.get("artist") else ""
         options.append(f"{result['id']} ({text.get('title', '?')}{by})")
-    return Reply(tool_uses=(ToolUse("ask_user", {"question": "Which one: " + ", ".join(options)}),))
+    question = say(Line.WHICH, language, options=", ".join(options))
+    return Reply(tool_uses=(ToolUse("ask_user", {"question": question}),))
 
 
-def _error_words(error: str) -> str:
+def _error_words(error: str, language: str) -> str:
     """The guard's answer as words for the user, never its notes to the model."""
     if error.startswith("Needs approval"):
-        return ASKED_ADMIN
+        return say(Line.ASKED_ADMIN, language)
     if error.startswith("Needs confirmation"):
-        return SAY_YES
-    return error.split(": ", 1)[-1][:1].upper() + error.split(": ", 1)[-1][1:]
+        return say(Line.SAY_YES, language)
+    reason = error.split(": ", 1)[-1]
+    return reason[:1].upper() + reason[1:]
 
 
-def _after_tools(results: list[dict[str, Any]], request: RecordedRequest | None = None) -> Reply:
+def _state_words(data: dict[str, Any], volume_only: bool, language: str) -> list[str]:
+    spoken = []
+    for player in data["players"]:
+        if volume_only:
+            note = muted_note(bool(player.get("muted")), language)
+            spoken.append(
+                say(
+                    Line.VOLUME_IS,
+                    language,
+                    player=player["player"],
+                    volume=player["volume"],
+                    muted=note,
+                )
+            )
+            continue
+        text = player.get("device_text", {})
+        playing = " - ".join(
+            v for v in (text.get("station"), text.get("title"), text.get("artist")) if v
+        )
+        line = Line.STATE_WITH if playing else Line.STATE
+        state = state_word(str(player["state"]), language)
+        spoken.append(
+            say(
+                line,
+                language,
+                player=player["player"],
+                state=state,
+                volume=player["volume"],
+                playing=playing,
+            )
+        )
+    return spoken
+
+
+def _done_words(
+    use: dict[str, Any], data: dict[str, Any], request: RecordedRequest, language: str
+) -> str:
+    """What a call that did what was asked did, from its result."""
+    name, arguments = use["name"], use.get("input", {})
+    if name in {"linn__set_volume", "linn__change_volume"} and "volume" in data:
+        return say(Line.VOLUME_SET, language, volume=data["volume"])
+    if name == "linn__mute":
+        return say(Line.MUTED if arguments.get("muted") else Line.UNMUTED, language)
+    if name == "linn__set_shuffle":
+        return say(Line.SHUFFLE_ON if data.get("shuffle") else Line.SHUFFLE_OFF, language)
+    if name == "linn__set_repeat":
+        return say(Line.REPEAT_ON if data.get("repeat") else Line.REPEAT_OFF, language)
+    if name == "linn__seek":
+        return say(Line.SEEK, language, position=data.get("position_seconds", "?"))
+    if name == "linn__select_source":
+        return say(Line.SOURCE, language, name=arguments.get("source", ""))
+    if name == "linn__play_pin":
+        return say(Line.PIN, language, pin=arguments.get("pin", ""))
+    if name == "linn__play_radio_preset":
+        return say(Line.PRESET, language, preset=arguments.get("preset", ""))
+    if name == "linn__play_music":
+        title = _found_titles(request).get(str(arguments.get("item")), "")
+        return say(Line.STARTED, language, name=title or arguments.get("item", ""))
+    if name == "linn__set_volume_limit":
+        return say(Line.VOLUME_SET, language, volume=arguments.get("limit", "?"))
+    line = _DONE_LINES.get(name)
+    return say(line, language) if line is not None else say(Line.NOT_DONE, language)
+
+
+def _after_tools(results: list[dict[str, Any]], request: RecordedRequest) -> Reply:
     """What to say once the tools answered (or the next call, after a search to play)."""
-    last = _last_tool_use(request) if request is not None else None
+    language = _language(request)
+    last = _last_tool_use(request)
     if last is not None and last.get("name") == "linn__search_music" and len(results) == 1:
-        data = json.loads(results[0]["content"]) if isinstance(results[0]["content"], str) else {}
+        data = _data(results[0])
         if "results" in data:
-            return _choose(data, last["input"]["player"], last["input"]["query"])
+            return _choose(data, last["input"]["player"], last["input"]["query"], request)
     spoken = []
     for block in results:
-        data = json.loads(block["content"]) if isinstance(block["content"], str) else {}
+        data = _data(block)
         if "error" in data:
-            spoken.append(_error_words(str(data["error"])))
+            spoken.append(_error_words(str(data["error"]), language))
         elif "players" in data:
-            for player in data["players"]:
-                text = player.get("device_text", {})
-                playing = " by ".join(v for v in (text.get("title"), text.get("artist")) if v)
-                spoken.append(
-                    f"{player['player']} is {player['state']} at volume {player['volume']}"
-                    + (f", with {playing}" if playing else "")
-                )
-        elif "remembered" in data:
-            spoken.append("I will remember that")
-    text = ". ".join(part.rstrip(".") for part in spoken)
-    return Reply((text + ".") if spoken else "Done.")
+            spoken += _state_words(data, asks_volume(request.last_user_text), language)
+        elif last is not None and (
+            data.get("done") is True or "remembered" in data or "forgotten" in data
+        ):
+            spoken.append(_done_words(last, data, request, language))
+        else:
+            spoken.append(say(Line.NOT_DONE, language))
+    text = " ".join(part if part.endswith((".", "?", "!")) else part + "." for part in spoken)
+    return Reply(text or say(Line.NOT_DONE, language))
 
 
-def _command(text: str) -> tuple[str, dict[str, Any]] | None:
-    """The tool and arguments (without the player) a command asks for."""
-    words = set(re.findall(r"[a-z']+", text))
-    number = _NUMBER.search(text)
-    if text.startswith(("remember", "please remember")):
-        fact = text.split("remember", 1)[1].strip(" ,.:") or text
-        return "remember", {"fact": fact[:120]}
-    if "forget" in words:
-        return "forget", {"id": "all"}
-    if (item := re.fullmatch(r"(?:play\s+)?(m\d{1,3})", text.strip(" .!"))) is not None:
-        return "linn__play_music", {"item": item.group(1)}
-    if "limit" in words and number:
-        return "linn__set_volume_limit", {"limit": int(number.group(1))}
-    if "shuffle" in words:
-        return "linn__set_shuffle", {"shuffle": "off" not in words}
-    if "repeat" in words:
-        return "linn__set_repeat", {"repeat": "off" not in words}
-    if (seek := _SEEK.search(text)) is not None:
-        seconds = int(seek.group(2)) * (60 if seek.group(3).startswith("min") else 1)
-        back = seek.group(1) in {"back", "backwards", "rewind"}
-        return "linn__seek", {"change": -seconds if back else seconds}
-    if "wake" in words or (words & {"turn", "switch", "power"} and "on" in words):
-        return "linn__wake", {}
-    if "pin" in words and number:
-        return "linn__play_pin", {"pin": int(number.group(1))}
-    if "volume" in words and number:
-        return "linn__set_volume", {"volume": int(number.group(1))}
-    for opening in _PLAY_WORDS:
-        wanted = text.removeprefix(opening).strip(" .!?") if text.startswith(opening) else None
-        if wanted is not None and wanted not in _GENERIC and not number:
-            return "linn__search_music", {"query": wanted[:100]}
-    simple: list[tuple[set[str], str, dict[str, Any]]] = [
-        ({"louder", "up"}, "linn__change_volume", {"change": 5}),
-        ({"quieter", "softer", "down"}, "linn__change_volume", {"change": -5}),
-        ({"unmute"}, "linn__mute", {"muted": False}),
-        ({"mute"}, "linn__mute", {"muted": True}),
-        ({"pause"}, "linn__pause", {}),
-        ({"stop"}, "linn__stop", {}),
-        ({"next", "skip"}, "linn__next", {}),
-        ({"previous", "back"}, "linn__previous", {}),
-        ({"standby", "off"}, "linn__standby", {}),
-        ({"playing", "status", "state"}, "linn__get_state", {}),
-        ({"play", "resume"}, "linn__play", {}),
-    ]
-    for keys, tool, arguments in simple:
-        if words & keys:
-            return tool, arguments
-    return None
+def _admin_was_asked(request: RecordedRequest) -> bool:
+    """Whether the stand-in's last reply said an administrator was asked."""
+    asked = {say(Line.ASKED_ADMIN, language) for language in ("en", "de")}
+    for message in reversed(request.messages[:-1]):
+        if message["role"] == "assistant":
+            content = message["content"]
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            return any(b.get("type") == "text" and b.get("text") in asked for b in blocks)
+    return False
 
 
 def respond(request: RecordedRequest) -> Reply:
@@ -180,23 +254,27 @@ def respond(request: RecordedRequest) -> Reply:
     results = [b for b in _last_user_blocks(request) if b.get("type") == "tool_result"]
     if results:
         return _after_tools(results, request)
+    language = _language(request)
     text = request.last_user_text.casefold().strip()
-    command = _command(text) or _answer_to_which(request, text)
-    if command is None:
-        return Reply(HELP)
-    tool, arguments = command
+    found = _answer_to_which(request, text) or command(text)
+    if found is None:
+        return Reply(say(Line.UNKNOWN, language))
+    if isinstance(found, Line):
+        if found in {Line.OK_YES, Line.OK_NO} and _admin_was_asked(request):
+            return Reply(say(Line.ADMIN_DECIDES, language))
+        return Reply(say(found, language))
+    tool, arguments = found
     offered = {tool_param["name"] for tool_param in (request.body or {}).get("tools", [])}
     if tool not in offered:
-        return Reply("I cannot do that for you: sign in as a Home Assistant user first.")
+        return Reply(say(Line.SIGN_IN, language))
     if tool.startswith("linn__"):
         facts = _turn_facts(request)
         names = [p["name"] for p in facts.get("players", [])]
         named = [name for name in names if name.casefold() in text]
         player = named[0] if named else facts.get("default_player")
         if player is None:
-            return Reply(
-                tool_uses=(ToolUse("ask_user", {"question": "Which player: " + ", ".join(names)}),)
-            )
+            question = say(Line.WHICH_PLAYER, language, options=", ".join(names))
+            return Reply(tool_uses=(ToolUse("ask_user", {"question": question}),))
         arguments = {"player": player, **arguments}
     return Reply(tool_uses=(ToolUse(tool, arguments),))
 

@@ -252,7 +252,10 @@ async def test_the_stand_in_understands(
     reply = speech(await converse(hass, case.text, hass_admin_user, language=case.language))
     if case.check is not None:
         check = case.check
-        await wait_for(lambda: check(emulator.state))
+        try:
+            await wait_for(lambda: check(emulator.state))
+        except TimeoutError:
+            pytest.fail(f"the device did not follow; the stand-in said: {reply}")
         return
     assert len(reply) <= 120, reply
     assert in_language(reply, case.language), reply
