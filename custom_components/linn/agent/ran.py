@@ -90,7 +90,8 @@ def changes_that_ran(content: Iterable[conversation.Content], language: str | No
 
 def _change(call: llm.ToolInput, result: Mapping[str, Any], lang: str) -> str | None:
     if not call.tool_name.startswith(TOOL_PREFIX):
-        return call.tool_name if result.get("response_type") == "action_done" else None
+        done = result.get("response_type") == "action_done"
+        return call.tool_name.rpartition("__")[2] if done else None
     if result.get("done") is not True:
         return None
     name = call.tool_name.removeprefix(TOOL_PREFIX)

@@ -8,6 +8,7 @@ from typing import Any
 from homeassistant.auth.models import User
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
@@ -16,6 +17,7 @@ from custom_components.linn import async_migrate_entry
 from custom_components.linn.agent.const import (
     CONF_BUDGET_CONVERSATION_TOKENS,
     CONF_BUDGET_DAY_TOKENS,
+    CONF_LLM_APIS,
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.agent.messages import TRIMMED_RESULT
@@ -191,3 +193,26 @@ async def test_token_budgets_left_at_the_raw_defaults_are_migrated(hass: HomeAss
         != 100_000
     )
     assert entry.options[CONF_BUDGET_DAY_TOKENS] == 3_000_000
+
+
+@pytest.mark.parametrize(
+    "assistant_options",
+    [{**DEFAULT_OPTIONS, CONF_BUDGET_CONVERSATION_TOKENS: 10, CONF_LLM_APIS: [llm.LLM_API_ASSIST]}],
+)
+async def test_another_apis_change_that_ran_is_reported_when_the_budget_stops_the_turn(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    emulator: LinnEmulator,
+) -> None:
+    fake.script(
+        Reply(
+            tool_uses=(
+                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
+            )
+        )
+    )
+    result = await converse(hass, "living room volume 25", hass_admin_user)
+    await wait_for(lambda: emulator.state.volume == 25)
+    assert speech(result) == f"Done: HassSetVolume. {BUDGET_CONVERSATION}"
