@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 import dataclasses
 from typing import Any, cast
 
@@ -11,7 +12,13 @@ from homeassistant.core import HomeAssistant
 
 from . import LinnConfigEntry
 from .agent.caching import min_cacheable_tokens
-from .agent.const import CONF_MODEL, CONF_THINKING_EFFORT, is_assistant_data, option
+from .agent.const import (
+    CONF_INSTRUCTIONS,
+    CONF_MODEL,
+    CONF_THINKING_EFFORT,
+    is_assistant_data,
+    option,
+)
 from .agent.effective_settings import async_effective_settings
 from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
@@ -22,6 +29,8 @@ from .guard.ha_adapter import DATA_GUARD
 TO_REDACT = {CONF_HOST, "presentation_url"}
 AUDIT_REDACT = {"user_id", "agent_id", "conversation_id"}
 AUDIT_RECORDS = 200
+TYPED_OPTIONS = {CONF_INSTRUCTIONS}
+"""Assistant options that hold a user's own words."""
 
 
 async def async_get_config_entry_diagnostics(
@@ -31,7 +40,7 @@ async def async_get_config_entry_diagnostics(
     if is_assistant_data(entry.data):
         return {
             "entry": async_redact_data(dict(entry.data), {CONF_API_KEY}),
-            "options": dict(entry.options),
+            "options": _options_diagnostics(entry.options),
             "effective_guard_settings": async_effective_settings(
                 hass, cast(AssistantConfigEntry, entry)
             ),
@@ -87,13 +96,23 @@ def _thinking_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
     }
 
 
+def _options_diagnostics(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, with the text a user typed given by its size only."""
+    return {
+        key: {"characters": len(str(value))} if key in TYPED_OPTIONS else value
+        for key, value in options.items()
+    }
+
+
 async def _memory_diagnostics(hass: HomeAssistant) -> dict[str, Any]:
-    """Remembered facts per user; users by number, not by id (the facts are shown)."""
+    """How many facts each user remembered, and their sizes.
+
+    Never their text: a diagnostics file is attached to public bug reports, and a fact is
+    a person's words about their household. Users by number, not by id.
+    """
     memory = await async_get_memory(hass)
     return {
-        f"user {number}": [
-            {"id": fact.id, "fact": fact.text, "added": fact.added} for fact in facts
-        ]
+        f"user {number}": {"facts": len(facts), "characters": [len(fact.text) for fact in facts]}
         for number, facts in enumerate(memory.all_facts().values(), start=1)
     }
 

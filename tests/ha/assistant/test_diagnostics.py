@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 import pytest
@@ -14,14 +15,15 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from syrupy.assertion import SnapshotAssertion
 
-from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.agent.const import CONF_INSTRUCTIONS, CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import OTHER_API_TOOLS
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
-from .conftest import AGENT, API_KEY
+from .conftest import AGENT, API_KEY, converse
 
 KITCHEN = "media_player.kitchen"
 
@@ -84,3 +86,32 @@ async def test_diagnostics_show_the_settings_this_assistants_calls_get_per_strea
     assert kitchen_settings["soft_limit_percent"]["value"] == round(applied.soft_limit_share * 100)
     assert API_KEY not in json.dumps(diagnostics)
     assert effective == snapshot
+
+
+INSTRUCTIONS = "Call me Captain Nemo and never play Wagner"
+FACT = "my daughter Ottilie sleeps at seven"
+UTTERANCE = "please remember that Ottilie sleeps at seven"
+
+
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, CONF_INSTRUCTIONS: INSTRUCTIONS}]
+)
+async def test_diagnostics_hold_no_remembered_fact_no_utterance_and_no_typed_text(
+    hass: HomeAssistant,
+    hass_client: ClientSessionGenerator,
+    hass_admin_user: User,
+    assistant: MockConfigEntry,
+    fake: FakeAnthropic,
+) -> None:
+    """A diagnostics file is attached to public bug reports: counts and sizes, no words."""
+    fake.script(
+        Reply(tool_uses=(ToolUse("remember", {"fact": FACT}),)),
+        Reply("I will remember that."),
+    )
+    await converse(hass, UTTERANCE, hass_admin_user)
+    diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, assistant)
+    text = json.dumps(diagnostics)
+    for private in ("Ottilie", "Nemo", "Wagner", "seven", hass_admin_user.id):
+        assert private not in text
+    assert diagnostics["memory"] == {"user 1": {"facts": 1, "characters": [len(FACT)]}}
+    assert diagnostics["options"][CONF_INSTRUCTIONS] == {"characters": len(INSTRUCTIONS)}
