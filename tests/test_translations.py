@@ -41,6 +41,14 @@ def test_every_exception_key_raised_in_code_is_translated() -> None:
     assert flow_keys <= abort_and_errors, f"untranslated: {sorted(flow_keys - abort_and_errors)}"
 
 
+def test_every_notification_text_the_code_uses_is_translated() -> None:
+    strings = json.loads((LINN / "strings.json").read_text())
+    used = set(re.findall(r'_text\(\s*hass,\s*"([a-z_]+)"', (LINN / "approvals.py").read_text()))
+    assert "approval_action_approve" in used, "pattern is stale"
+    assert used <= set(strings["common"]), f"untranslated: {sorted(used - set(strings['common']))}"
+    assert not {key for key in strings["exceptions"] if key in strings["common"]}
+
+
 def test_every_options_step_and_menu_option_is_translated() -> None:
     strings = json.loads((LINN / "strings.json").read_text())
     steps = strings["options"]["step"]

@@ -206,10 +206,15 @@ def _notification_id(request: PendingRequest) -> str:
 
 
 def _text(hass: HomeAssistant, key: str, **placeholders: str) -> str:
+    """A notification text of strings.json's `common` section, in the system's language.
+
+    Not `exceptions`: hassfest allows only a `message` there and these are no errors; `common`
+    holds plain strings, and Home Assistant's translation cache loads every section of ours.
+    """
     strings = translation.async_get_cached_translations(
-        hass, hass.config.language, "exceptions", DOMAIN
+        hass, hass.config.language, "common", DOMAIN
     )
-    template = strings.get(f"component.{DOMAIN}.exceptions.{key}.message") or key
+    template = strings.get(f"component.{DOMAIN}.common.{key}") or key
     try:
         return template.format(**placeholders)
     except KeyError, IndexError, ValueError:
