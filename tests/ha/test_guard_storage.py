@@ -24,6 +24,7 @@ from custom_components.linn.guard.ha_adapter import (
     ANCHOR_KEY,
     AUDIT_ISSUE,
     DATA_GUARD,
+    EVIDENCE_KEY,
     STORAGE_KEY,
     STORAGE_VERSION,
     GuardRuntime,
@@ -200,13 +201,98 @@ async def test_the_repair_issue_stays_across_restarts_until_an_admin_acknowledge
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
 
     client = await hass_client()
-    response = await client.post(
-        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": AUDIT_ISSUE}
-    )
-    assert response.status == 200, await response.text()
-    flow = await response.json()
-    assert flow["step_id"] == "confirm"
+    flow = await _start_fix_flow(client)
+    assert flow["type"] == "menu"
+    assert flow["menu_options"] == ["keep_evidence", "new_log", "restore_backup"]
+    flow = await _choose(client, flow, "keep_evidence")
+    assert flow["step_id"] == "keep_evidence"
     response = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
     assert response.status == 200, await response.text()
     assert (await response.json())["type"] == "create_entry"
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is None
+
+
+async def _start_fix_flow(client: Any) -> dict[str, Any]:
+    response = await client.post(
+        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": AUDIT_ISSUE}
+    )
+    assert response.status == 200, await response.text()
+    flow: dict[str, Any] = await response.json()
+    return flow
+
+
+async def _choose(client: Any, flow: dict[str, Any], option: str) -> dict[str, Any]:
+    response = await client.post(
+        f"/api/repairs/issues/fix/{flow['flow_id']}", json={"next_step_id": option}
+    )
+    assert response.status == 200, await response.text()
+    result: dict[str, Any] = await response.json()
+    return result
+
+
+async def _tampered_start(
+    hass: HomeAssistant, admin: User, hass_storage: dict[str, Any]
+) -> dict[str, Any]:
+    """Two changes saved, a record altered on disk, then a restart: the broken log as found."""
+    await async_setup_llm(hass)
+    assert await async_setup_component(hass, "repairs", {})
+    api = await assist(hass, admin)
+    for volume in (21, 22):
+        await call(api, "set_volume", player=PLAYER, volume=volume)
+    await hass.data[DATA_GUARD].async_save()
+    broken = copy.deepcopy(hass_storage[STORAGE_KEY]["data"]["audit"])
+    broken["records"][0]["arguments"] = {"volume": 99}
+    hass_storage[STORAGE_KEY]["data"]["audit"] = broken
+    await _restart(hass)
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
+    return broken
+
+
+async def test_the_broken_log_is_kept_across_restarts_and_saves_until_an_admin_deletes_it(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_storage: dict[str, Any],
+    hass_client: ClientSessionGenerator,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    broken = await _tampered_start(hass, hass_admin_user, hass_storage)
+    for _ in range(3):  # restarts, each with its saves
+        runtime = await _restart(hass)
+        await call(await assist(hass, hass_admin_user), "set_volume", player=PLAYER, volume=24)
+        await runtime.async_save()
+    (kept,) = hass_storage[EVIDENCE_KEY]["data"]["logs"]
+    assert kept["audit"] == broken  # as found, the altered record included
+    assert kept["error"]  # why it did not verify
+
+    client = await hass_client()
+    # restoring a backup changes nothing here: the notice and the evidence stay
+    flow = await _choose(client, await _start_fix_flow(client), "restore_backup")
+    assert flow["type"] == "abort"
+    assert flow["reason"] == "restore_backup"
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
+    assert EVIDENCE_KEY in hass_storage
+
+    flow = await _choose(client, await _start_fix_flow(client), "new_log")
+    assert flow["step_id"] == "new_log"
+    assert flow["description_placeholders"]["count"] == "1"
+    response = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
+    assert (await response.json())["type"] == "create_entry"
+    assert EVIDENCE_KEY not in hass_storage
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is None
+
+
+async def test_only_an_admin_can_open_the_audit_logs_fix_flow(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    hass_storage: dict[str, Any],
+    hass_client: ClientSessionGenerator,
+    hass_read_only_access_token: str,
+    loaded_entry: MockConfigEntry,
+) -> None:
+    await _tampered_start(hass, hass_admin_user, hass_storage)
+    client = await hass_client(hass_read_only_access_token)
+    response = await client.post(
+        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": AUDIT_ISSUE}
+    )
+    assert response.status == 401
+    assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None

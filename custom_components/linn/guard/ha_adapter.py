@@ -29,6 +29,9 @@ _LOGGER = logging.getLogger(__name__)
 STORAGE_VERSION = 1
 STORAGE_KEY = f"{DOMAIN}.guard"
 ANCHOR_KEY = f"{DOMAIN}.guard_anchor"
+EVIDENCE_KEY = f"{DOMAIN}.guard_audit_broken"
+"""Broken audit logs, each as it was found, kept apart from the guard's state: no save of
+the state touches them; only an admin's "start a new log" in the repair flow removes them."""
 """A second, small file: the audit chain's head and count, and the changes written ahead."""
 SAVE_DELAY = 1.0
 AUDIT_ISSUE = "audit_chain_broken"
@@ -62,6 +65,9 @@ class GuardRuntime:
         self.anchor_store: Store[dict[str, Any]] = Store(
             hass, STORAGE_VERSION, ANCHOR_KEY, atomic_writes=True
         )
+        self.evidence_store: Store[dict[str, Any]] = Store(
+            hass, STORAGE_VERSION, EVIDENCE_KEY, atomic_writes=True
+        )
         self._saved: tuple[str, int] = (guard.audit.head, guard.audit.total)
         """The audit chain's head and count in the last completed save of the state."""
         self._open: dict[str, dict[str, Any]] = {}
@@ -84,12 +90,15 @@ class GuardRuntime:
         anchor = await self.anchor_store.async_load()
         self.guard.pending.load(data.get("pending"))
         self.guard.ledger.load(data.get("ledger"))
+        if "audit_broken" in data:
+            # an older version kept the broken log in the state, where a save dropped it
+            await self._async_keep_evidence(data["audit_broken"], "kept by an older version")
         if "audit" in data:
             try:
                 self.guard.audit = AuditLog.load(data["audit"])
             except (ChainError, KeyError, TypeError, ValueError) as err:
-                # keep going with a fresh chain: the old log stays in storage for inspection
-                self._broken = data["audit"]
+                # keep going with a fresh chain: the old log is kept apart as evidence
+                await self._async_keep_evidence(data["audit"], str(err))
                 self._raise_issue(str(err))
         if (problem := _anchor_problem(self.guard.audit, data, anchor)) is not None:
             self._raise_issue(problem)
@@ -124,6 +133,24 @@ class GuardRuntime:
         issue = ir.async_get(self.hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
         if issue is not None and issue.dismissed_version is not None:
             ir.async_ignore_issue(self.hass, DOMAIN, AUDIT_ISSUE, False)
+
+    async def _async_keep_evidence(self, audit: Any, error: str) -> None:
+        """Store a broken log as found, beside any kept before (written before going on)."""
+        kept = await self.evidence_store.async_load() or {}
+        logs = [
+            *kept.get("logs", []),
+            {"found": hass_clock().isoformat(), "error": error, "audit": audit},
+        ]
+        await self.evidence_store.async_save({"logs": logs})
+
+    async def async_evidence_count(self) -> int:
+        """How many broken logs are kept."""
+        kept = await self.evidence_store.async_load() or {}
+        return len(kept.get("logs", []))
+
+    async def async_discard_evidence(self) -> None:
+        """An admin chose a new log: the broken ones go."""
+        await self.evidence_store.async_remove()
 
     def _raise_issue(self, error: str) -> None:
         _LOGGER.error("The Linn guard's audit log does not verify: %s", error)
@@ -197,8 +224,6 @@ class GuardRuntime:
             "ledger": self.guard.ledger.to_dict(),
             "anchored": True,
         }
-        if (broken := getattr(self, "_broken", None)) is not None:
-            data["audit_broken"] = broken
         return data
 
 
