@@ -19,6 +19,7 @@ DOCS_SECTIONS = {
     "docs-removal-instructions": "### Removal",
     "docs-actions": "### Actions",
     "docs-examples": "### Examples",
+    "docs-use-cases": "### Use cases",
     "docs-data-update": "### How data is updated",
     "docs-known-limitations": "### Known limitations",
     "docs-troubleshooting": "### Troubleshooting",
