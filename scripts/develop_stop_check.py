@@ -10,8 +10,12 @@ waits until it says it is ready, records every process under it, then ends it on
     pipe     its output pipe closes (`scripts/develop | tee log`, and tee ends)
 
 and fails unless scripts/develop exits, every recorded process is gone and every port is free.
-The config dir is shared by the cases in one run (the first start onboards, like a person's first
-run). It runs on the host's python3 (scripts/test), outside the toolchain: no repository imports.
+The config dir is shared by the cases in one run: the first start writes the configuration and
+onboards, as on a person's first run. After each case it also fails on a repair the project
+causes (anything but the ones Home Assistant raises on every such instance, HA_OWN_REPAIRS) and
+on a warning or error of the integration's in Home Assistant's log (ha_log_check.py --ours): a
+first run greets nobody with warnings. It runs on the host's python3 (scripts/test), outside
+the toolchain: no repository imports.
 
     python3 scripts/develop_stop_check.py [CASE...]
 """
@@ -19,6 +23,7 @@ run). It runs on the host's python3 (scripts/test), outside the toolchain: no re
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from pathlib import Path
 import pty
@@ -39,6 +44,15 @@ START_SECONDS = 600.0
 """Failure bound for one start (the first also onboards); never a condition for passing."""
 STOP_SECONDS = 60.0
 """Failure bound for everything to be gone once develop was told to stop."""
+HA_OWN_REPAIRS = {
+    # Home Assistant deprecates running it as "Core" (from a Python environment, which is what
+    # scripts/develop does, not in its OS or container) and says so on every such instance.
+    ("homeassistant", "deprecated_method"),
+}
+HA_OWN_REPAIR_DOMAINS = {
+    # Home Assistant's news about its own version (alerts.home-assistant.io, when online).
+    "homeassistant_alerts",
+}
 
 
 class Failed(Exception):
@@ -192,7 +206,33 @@ def check_all_gone(
         raise Failed(f"ports still in use after scripts/develop exited: {busy}")
 
 
-def run_case(case: str, env: dict[str, str], ports: dict[str, int]) -> str:
+def check_session(work: Path) -> None:
+    """No repair the project causes, no warning of ours in the log (written as HA stopped)."""
+    registry = work / "config" / ".storage" / "repairs.issue_registry"
+    try:
+        issues = json.loads(registry.read_text())["data"]["issues"]
+    except (OSError, ValueError, KeyError) as error:
+        raise Failed(f"no repairs registry to check ({registry.name}): {error}") from None
+    ours = sorted(
+        f"{issue['domain']}.{issue['issue_id']}"
+        for issue in issues
+        if (issue["domain"], issue["issue_id"]) not in HA_OWN_REPAIRS
+        and issue["domain"] not in HA_OWN_REPAIR_DOMAINS
+    )
+    if ours:
+        raise Failed(f"repairs Home Assistant does not raise by itself: {', '.join(ours)}")
+    checked = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "ha_log_check.py"), "--ours"]
+        + [str(work / "home-assistant.log")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if checked.returncode != 0:
+        raise Failed(f"warnings of ours in home-assistant.log:\n{checked.stderr.strip()}")
+
+
+def run_case(case: str, env: dict[str, str], ports: dict[str, int], work: Path) -> str:
     """Start scripts/develop, end it as `case` says, check nothing is left; a summary."""
     master, slave = pty.openpty()
     pipe_read = pipe_write = -1
@@ -221,6 +261,7 @@ def run_case(case: str, env: dict[str, str], ports: dict[str, int]) -> str:
         told = time.monotonic()
         end(case, process, terminal, output)
         check_all_gone(case, process, tree, ports)
+        check_session(work)
     except Failed:
         tail = terminal.text()[-3000:]
         sys.stderr.write(f"--- scripts/develop's terminal ({case}) ---\n{tail}\n")
@@ -259,20 +300,12 @@ def main(argv: list[str]) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update({name: str(port) for name, port in ports.items()})
     env["LINN_DEVELOP_DIR"] = str(work.relative_to(REPO))
-    # scripts/develop keeps a configuration.yaml it finds. This one loads what its bootstrap
-    # uses (onboarding, dashboards, Assist pipelines) instead of all of default_config: the
-    # same supervision, in half the time.
-    (work / "config").mkdir()
-    (work / "config" / "configuration.yaml").write_text(
-        "frontend:\nconversation:\nassist_pipeline:\n"
-        f"http:\n  server_host: 127.0.0.1\n  server_port: {ports['HA_PORT']}\n"
-        "logger:\n  default: warning\n"
-    )
+    # No configuration.yaml here: scripts/develop writes its own, as on a person's first run.
     failures = 0
     try:
         for case in cases:
             try:
-                print(run_case(case, env, ports), flush=True)
+                print(run_case(case, env, ports, work), flush=True)
             except Failed as failure:
                 print(f"FAILED {case}: {failure}", flush=True)
                 failures += 1

@@ -9,7 +9,12 @@ Fails (exit 1, printing the records) on:
 A record is a line that starts with a timestamp, or a Python warning line (`path:line:
 SomethingWarning: ...`), with the lines that follow it up to the next record.
 
-    python scripts/ha_log_check.py home-assistant.log
+With --ours it checks a normal session's log instead (scripts/develop_stop_check.py): it fails
+on any WARNING, ERROR or CRITICAL record the integration logs itself (custom_components.linn
+and its children), and on a deprecation or usage report about it; everything else (Home
+Assistant's own warnings, the machine's) is not ours to judge there.
+
+    python scripts/ha_log_check.py [--ours] home-assistant.log
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from tests.deprecations import is_report_about_us
 
 _RECORD_START = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d+\S* (?P<level>[A-Z]+) ")
 _WARNING_LINE = re.compile(r"^\S+:\d+: \w*Warning: ")
+_OUR_LOGGER = re.compile(r"^\[custom_components\.linn(?:\.[\w.]+)?\]")
 MACHINE_ERRORS = (
     # No ffmpeg binary in the base root filesystem; Home Assistant's ffmpeg component says so.
     re.compile(r"\[haffmpeg\.core\] FFmpeg fails \[Errno 2\] No such file or directory"),
@@ -55,12 +61,32 @@ def problems(text: str) -> list[str]:
     return bad
 
 
+def ours(text: str) -> list[str]:
+    """The records that fail a normal session: our warnings and errors, reports about us."""
+    bad = []
+    for record in records(text):
+        first = record.partition("\n")[0]
+        start = _RECORD_START.match(first)
+        if is_report_about_us(record) or (
+            start
+            and start["level"] in ("WARNING", "ERROR", "CRITICAL")
+            # After the level comes the thread in parentheses, then the logger in brackets.
+            and _OUR_LOGGER.match(first[start.end() :].partition(") ")[2])
+        ):
+            bad.append(record)
+    return bad
+
+
 def main(argv: list[str]) -> int:
     """Print the records that fail; exit 1 when there are any."""
+    check = problems
+    if len(argv) == 3 and argv[1] == "--ours":
+        check = ours
+        argv = [argv[0], argv[2]]
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    bad = problems(Path(argv[1]).read_text(encoding="utf-8", errors="replace"))
+    bad = check(Path(argv[1]).read_text(encoding="utf-8", errors="replace"))
     for record in bad:
         print(record, file=sys.stderr)
     return 1 if bad else 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from scripts.ha_log_check import problems
+from pathlib import Path
+
+from scripts.ha_log_check import main, ours, problems
 
 T = "2026-12-03 17:52:15.654+00:00"
 CUSTOM_NOTICE = (
@@ -79,3 +81,54 @@ def test_errors_and_tracebacks_fail_with_their_traceback() -> None:
     assert problems(log(OUR_WARNING, SETUP_FAILED, FFMPEG)) == [SETUP_FAILED]
     traceback = 'Traceback (most recent call last):\n  File "x.py"\nValueError: x'
     assert problems(log(OUR_WARNING, traceback)) == [OUR_WARNING + "\n" + traceback]
+
+
+OUR_DEBUG = f"{T} DEBUG (MainThread) [custom_components.linn.lpec] sent: Subscribe Ds/Volume"
+OUR_INFO = (
+    f"{T} INFO (MainThread) [custom_components.linn.agent] The thinking effort option cannot "
+    "be applied"
+)
+OUR_CHILD_ERROR = (
+    f"{T} ERROR (MainThread) [custom_components.linn.media_player] Browsing failed\n"
+    'Traceback (most recent call last):\n  File "x.py"\nValueError: x'
+)
+NOT_OURS_BY_PREFIX = f"{T} WARNING (MainThread) [custom_components.linnet] not this integration"
+SOMEONE_ELSE_NAMES_US = (
+    f"{T} WARNING (MainThread) [homeassistant.components.http] custom_components.linn said hi"
+)
+
+
+def test_a_normal_session_fails_on_our_warnings_and_errors_only() -> None:
+    everything = log(
+        CUSTOM_NOTICE,
+        OUR_DEBUG,
+        OUR_INFO,
+        OUR_WARNING,
+        FFMPEG,
+        SETUP_FAILED,
+        OUR_CHILD_ERROR,
+        NOT_OURS_BY_PREFIX,
+        SOMEONE_ELSE_NAMES_US,
+        STDERR_WARNING_THEIRS,
+    )
+    assert ours(everything) == [OUR_WARNING, OUR_CHILD_ERROR]
+    assert ours(log(CUSTOM_NOTICE, OUR_DEBUG, OUR_INFO, FFMPEG, SETUP_FAILED)) == []
+
+
+def test_a_normal_session_fails_on_reports_about_us() -> None:
+    assert ours(log(DEPRECATED_CONSTANT, BLOCKING_CALL, STDERR_WARNING_OURS)) == [
+        DEPRECATED_CONSTANT,
+        BLOCKING_CALL,
+        STDERR_WARNING_OURS,
+    ]
+
+
+def test_the_command_line_checks_a_normal_session_with_ours(tmp_path: Path) -> None:
+    path = tmp_path / "home-assistant.log"
+    path.write_text(log(CUSTOM_NOTICE, FFMPEG, OUR_INFO))
+    assert main(["ha_log_check.py", "--ours", str(path)]) == 0
+    assert main(["ha_log_check.py", str(path)]) == 0
+    path.write_text(log(CUSTOM_NOTICE, OUR_WARNING))
+    assert main(["ha_log_check.py", "--ours", str(path)]) == 1
+    assert main(["ha_log_check.py", str(path)]) == 0
+    assert main(["ha_log_check.py", "--other", str(path)]) == 2
