@@ -28,6 +28,9 @@ import aiohttp
 CLIENT_ID = "http://127.0.0.1/"
 NO_ASSISTANT = 3
 """Exit status when Home Assistant is ready but the assistant could not be added."""
+COUNTRY = "GB"
+"""Linn's. Onboarding's page asks a person for the country; without one Home Assistant shows a
+repair ("The country has not been configured") on every start."""
 
 
 async def wait_for_http(session: aiohttp.ClientSession, url: str, seconds: float) -> None:
@@ -80,6 +83,8 @@ async def onboard(session: aiohttp.ClientSession, url: str, user: str, password:
     """Create the owner and finish onboarding; return an access token."""
     token = await create_owner(session, url, user, password)
     headers = {"Authorization": f"Bearer {token}"}
+    async with websocket(url, token) as call:  # what the onboarding page saves
+        await call({"type": "config/core/update", "country": COUNTRY})
     await post(session, f"{url}/api/onboarding/core_config", headers=headers, json={})
     await post(session, f"{url}/api/onboarding/analytics", headers=headers, json={})
     await post(
