@@ -119,8 +119,8 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
 
     @callback
     def _log_availability(available: bool) -> None:
-        if entry.state is not ConfigEntryState.LOADED:
-            return  # a deliberate close while unloading is not an outage
+        if entry.state is not ConfigEntryState.LOADED or hass.is_stopping:
+            return  # a deliberate close (unloading, Home Assistant stopping) is not an outage
         if available:
             _LOGGER.info("Linn at %s:%s is back", host, port)
         else:

@@ -118,3 +118,17 @@ async def test_unavailability_is_logged_once_and_recovery_once(
     await wait_for(lambda: state(hass) != STATE_UNAVAILABLE, timeout=5)
     assert caplog.text.count("is unavailable; reconnecting") == 1
     assert caplog.text.count("is back") == 1
+
+
+async def test_home_assistant_stopping_is_not_logged_as_an_outage(
+    hass: HomeAssistant,
+    emulator: LinnEmulator,
+    loaded_entry: MockConfigEntry,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The session closes as Home Assistant stops (every scripts/develop stop): no warning."""
+    await hass.async_stop()
+    assert "is unavailable" not in caplog.text
+    assert not [
+        r for r in caplog.records if r.name.startswith("custom_components.linn") and r.levelno >= 30
+    ]
