@@ -221,9 +221,9 @@ def check_session(work: Path) -> None:
     )
     if ours:
         raise Failed(f"repairs Home Assistant does not raise by itself: {', '.join(ours)}")
+    log_check = REPO / "scripts" / "ha_log_check.py"
     checked = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "ha_log_check.py"), "--ours"]
-        + [str(work / "home-assistant.log")],
+        [sys.executable, log_check, "--ours", work / "home-assistant.log"],
         capture_output=True,
         text=True,
         check=False,

@@ -67,11 +67,10 @@ def ours(text: str) -> list[str]:
     for record in records(text):
         first = record.partition("\n")[0]
         start = _RECORD_START.match(first)
+        # After the level comes the thread in parentheses, then the logger in brackets.
+        logged_by_us = start and _OUR_LOGGER.match(first[start.end() :].partition(") ")[2])
         if is_report_about_us(record) or (
-            start
-            and start["level"] in ("WARNING", "ERROR", "CRITICAL")
-            # After the level comes the thread in parentheses, then the logger in brackets.
-            and _OUR_LOGGER.match(first[start.end() :].partition(") ")[2])
+            logged_by_us and start and start["level"] in ("WARNING", "ERROR", "CRITICAL")
         ):
             bad.append(record)
     return bad
