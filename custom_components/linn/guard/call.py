@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .plan import NoPlan, Plan
+
 
 def _nothing(_entity_id: str) -> bool:
     return False
@@ -48,6 +50,9 @@ class Turn:
     """The requests the previous turn of this very chat log asked about (its tool results
     carry their ids): only those can be confirmed in this turn. A new chat log under a
     reused conversation id (Home Assistant keeps ids like `kitchen`) asked about none."""
+    plan: Plan | NoPlan | None = None
+    """What a planner that saw only the user's words planned for this turn (plan.py); None
+    when no planner runs for it (the word rules decide); NoPlan when it failed."""
 
 
 @dataclass(frozen=True, slots=True)

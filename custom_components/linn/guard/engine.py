@@ -34,6 +34,7 @@ from .idempotency import IdempotencyCache, IdempotencyConflict
 from .ledger import Ledger
 from .limits import RateLimiter, retry_message
 from .pending import PendingBook, PendingError, PendingKind, PendingRequest, PendingStatus
+from .plan import NoPlan, Plan, PlanMismatch, plan_mismatch
 from .policy import DEFAULT_POLICIES, ToolSpec
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import AgentSettings, PlayerSettings
@@ -568,6 +569,9 @@ class Guard:
         if _without_word_rules(spec, call.turn) and policy < Policy.CONFIRM:
             attempt.notes.append("no word rules for this language: the user's yes")
             policy = Policy.CONFIRM
+        if self._no_plan_after_read(spec, call) and policy < Policy.CONFIRM:
+            attempt.notes.append("no plan for this turn after device text: the user's yes")
+            policy = Policy.CONFIRM
         facts = handler.risk_facts(arguments)
         if facts.soft_limit_share != soft_limit_share:
             facts = RiskFacts(
@@ -638,7 +642,7 @@ class Guard:
         if turn.utterance is None and not (read_here or read_before):
             return None  # no chat log (a direct call): there are no words to check
         lang = turn.language
-        if _without_word_rules(spec, turn):
+        if _without_word_rules(spec, turn) or self._no_plan_after_read(spec, call):
             # no rules can read these words: the change waits for the user's yes (_decide),
             # never in the turn that read device text; after a read in an earlier turn, a
             # volume must be one the user said in digits (the text may have picked it, and
@@ -654,6 +658,10 @@ class Guard:
         words = request_text(turn.utterance, turn.previous_utterance, lang)
         tainted = read_here or read_before
         terms = handler.utterance_terms(arguments)
+        if isinstance(turn.plan, Plan):
+            return self._plan_refusal(
+                spec, handler, arguments, turn.plan, policy, read_here=read_here, tainted=tainted
+            )
         if spec.every_term and tainted:
             asked = _every_name_asked(words, turn.previous_utterance, spec.action, terms, lang)
         else:
@@ -680,6 +688,64 @@ class Guard:
             # "louder" may not become a question about 90: the user says the level
             return MSG_SAY_THE_VOLUME
         return None
+
+    def _plan_refusal(
+        self,
+        spec: ToolSpec,
+        handler: ToolHandler,
+        arguments: Mapping[str, Any],
+        plan: Plan,
+        policy: Policy,
+        *,
+        read_here: bool,
+        tainted: bool,
+    ) -> str | None:
+        """The change must be one of the turn's plan (plan.py), instead of the word rules.
+
+        The planner saw only the user's words, so no device text can have added a change,
+        a player or a volume to it. Before any device text was read, the kind and the
+        volume must fit; after, the players and the named source too. As with the word
+        rules, a change that needs a yes or an admin waits for a turn of the user's own
+        after a read in this turn, and may ask only for a level the user said.
+        """
+        facts = handler.risk_facts(arguments)
+        mismatch = plan_mismatch(
+            plan,
+            spec.action or "",
+            players_named=(
+                (lambda words: self._players_named(handler, arguments, words))
+                if tainted
+                else (lambda _words: True)
+            ),
+            items=handler.utterance_terms(arguments) if tainted else (),
+            volume_target=facts.volume_target,
+            volume_current=facts.volume_current,
+        )
+        if mismatch is PlanMismatch.PLAYER:
+            return MSG_NOT_THIS_PLAYER
+        if mismatch is PlanMismatch.VOLUME:
+            return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
+        if mismatch is not None:
+            if not tainted:
+                return MSG_NOT_ASKED_WORDS
+            return MSG_NOT_ASKED if read_here else MSG_NOT_ASKED_CONVERSATION
+        if policy is Policy.ALLOW:
+            return None
+        if read_here:
+            return MSG_ASK_AGAIN
+        if facts.volume_target is not None and not any(
+            change.level == facts.volume_target for change in plan.changes
+        ):
+            return MSG_SAY_THE_VOLUME
+        return None
+
+    def _no_plan_after_read(self, spec: ToolSpec, call: ToolCall) -> bool:
+        """The planner failed for a turn of a conversation that read device text."""
+        return (
+            spec.action is not None
+            and isinstance(call.turn.plan, NoPlan)
+            and (self.is_tainted(call.caller, call.turn) or self._conversation_read_text(call.turn))
+        )
 
     @staticmethod
     def _players_named(
