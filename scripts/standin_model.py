@@ -2,12 +2,13 @@
 
 scripts/develop starts it when ANTHROPIC_API_KEY is not set, so the assistant works with no
 key. It understands short English and German requests by keyword (scripts/standin/rules.py:
-every linn__ tool, stations, sources and pins by name, volume questions, "too loud", thanks,
-yes and no) and answers with the same tool calls a model would send. Its replies come from
-the tools' results (scripts/standin/words.py), never a fixed "Done."; anything it does not
-understand gets one short line with an example. It never speaks the guard's notes to the
-model ("Needs approval ..."). The HTTP side is the test suite's fake Messages API
-(tests/fake_anthropic), so the integration talks to it exactly as to Anthropic.
+every linn__ tool, joining and leaving groups included, stations, sources and pins by name,
+volume questions, "too loud", thanks, yes and no) and answers with the same tool calls a
+model would send. Its replies come from the tools' results (scripts/standin/words.py),
+never a fixed "Done."; anything it does not understand gets one short line with an
+example. It never speaks the guard's notes to the model ("Needs approval ..."). The HTTP
+side is the test suite's fake Messages API (tests/fake_anthropic), so the integration
+talks to it exactly as to Anthropic.
 
     python -m scripts.standin_model --port 8124 --api-key local-standin
 """
@@ -21,7 +22,7 @@ import re
 from typing import Any
 
 from scripts.standin.rules import asks_source, asks_volume, command
-from scripts.standin.words import Line, muted_note, say, state_word
+from scripts.standin.words import Line, muted_note, players_in, say, state_word
 from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
 
 MODEL_ID = "local-standin"
@@ -267,16 +268,52 @@ def respond(request: RecordedRequest) -> Reply:
     offered = {tool_param["name"] for tool_param in (request.body or {}).get("tools", [])}
     if tool not in offered:
         return Reply(say(Line.SIGN_IN, language))
+    if tool in {"linn__join", "linn__unjoin"}:
+        return _grouping(request, tool, arguments, language)
     if tool.startswith("linn__"):
         facts = _turn_facts(request)
         names = [p["name"] for p in facts.get("players", [])]
-        named = [name for name in names if name.casefold() in text]
+        named = players_in(text, names)
         player = named[0] if named else facts.get("default_player")
         if player is None:
-            question = say(Line.WHICH_PLAYER, language, options=", ".join(names))
-            return Reply(tool_uses=(ToolUse("ask_user", {"question": question}),))
+            return _which_player(names, language)
         arguments = {"player": player, **arguments}
     return Reply(tool_uses=(ToolUse(tool, arguments),))
+
+
+def _which_player(names: list[str], language: str) -> Reply:
+    question = say(Line.WHICH_PLAYER, language, options=", ".join(names))
+    return Reply(tool_uses=(ToolUse("ask_user", {"question": question}),))
+
+
+def _grouping(request: RecordedRequest, tool: str, words: dict[str, Any], language: str) -> Reply:
+    """Join or unjoin with the players the user's words name (rules.py keeps them as words).
+
+    A join with no leader named takes the one playing (else the default player, else the
+    only other one); a player left unnamed is the default player, else the stand-in asks.
+    """
+    facts = _turn_facts(request)
+    players = facts.get("players", [])
+    names = [str(p["name"]) for p in players]
+    named = players_in(str(words["player"]), names)
+    if tool == "linn__unjoin":
+        player = named[0] if named else facts.get("default_player")
+        if player is None:
+            return _which_player(names, language)
+        return Reply(tool_uses=(ToolUse(tool, {"player": player}),))
+    members = players_in(" ".join(words["members"]), names)
+    if not members:
+        return _which_player(names, language)
+    others = [p for p in players if p["name"] not in members]
+    playing = [str(p["name"]) for p in others if p.get("state") == "playing"]
+    leaders = [n for n in named if n not in members] or playing
+    if not leaders and facts.get("default_player") not in {None, *members}:
+        leaders = [str(facts["default_player"])]
+    if not leaders and len(others) == 1:
+        leaders = [str(others[0]["name"])]
+    if not leaders:
+        return _which_player([str(p["name"]) for p in others], language)
+    return Reply(tool_uses=(ToolUse(tool, {"player": leaders[0], "members": members}),))
 
 
 def _answer_to_which(request: RecordedRequest, text: str) -> tuple[str, dict[str, Any]] | None:

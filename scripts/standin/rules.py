@@ -65,7 +65,7 @@ def command(text: str) -> Command | None:
     """What the (casefolded) request asks for; None when it is not understood."""
     text = text.strip(" .!?")
     words = set(re.findall(r"[\wäöüß']+", text))
-    for rule in (_memory, _settings, _talk, _volume, _power, _by_name, _keywords):
+    for rule in (_memory, _group, _settings, _talk, _volume, _power, _by_name, _keywords):
         if (found := rule(text, words)) is not None:
             return found
     return None
@@ -93,6 +93,57 @@ def _memory(text: str, words: set[str]) -> Command | None:
         return "forget", {"id": "all"}
     if (item := re.fullmatch(r"(?:play\s+|spiel[e]?\s+)?(m\d{1,3})", text)) is not None:
         return "linn__play_music", {"item": item.group(1)}
+    return None
+
+
+# (only words the guard's phrases read as grouping: "add" or "dazu" it would refuse)
+# "play the living room in the kitchen too", "group the kitchen with the living room",
+# "Küche auch", "spiel das Wohnzimmer auch in der Küche", "gruppiere die Küche mit dem Bad"
+_JOIN = [
+    re.compile(
+        r"^(?:please\s+)?(?:play|put)\s+(?P<leader>.+?)\s+(?:in|on|into)\s+(?P<member>.+?)"
+        r"\s+(?:too|as well|also)$"
+    ),
+    re.compile(
+        r"^(?:please\s+)?(?:group|join|link)\s+(?P<member>.+?)"
+        r"(?:\s+(?:with|to)\s+(?P<leader>.+?))?(?:\s+group)?$"
+    ),
+    re.compile(
+        r"^(?:bitte\s+)?(?:die\s+|das\s+|den\s+)?(?P<member>.+?)\s+(?:auch|soll mitspielen)$"
+    ),
+    re.compile(
+        r"^(?:bitte\s+)?(?:spiel\w*|mach\w*)\s+(?P<leader>.+?)\s+auch\s+(?:in|im|auf)\s+(?P<member>.+)$"
+    ),
+    re.compile(
+        r"^(?:bitte\s+)?(?:gruppier\w*|verbinde?|verknüpfe?)\s+(?P<member>.+?)"
+        r"(?:\s+mit\s+(?P<leader>.+))?$"
+    ),
+]
+# "take the kitchen out of the group", "ungroup the kitchen", "Küche aus der Gruppe"
+_UNJOIN = [
+    re.compile(
+        r"^(?:please\s+)?(?:take|remove)\s+(?P<player>.+?)\s+(?:out of|from)\s+the\s+group$"
+    ),
+    re.compile(r"^(?:please\s+)?(?:ungroup|unjoin|unlink)(?:\s+(?P<player>.+))?$"),
+    re.compile(r"^(?:let\s+|make\s+)?(?P<player>.+?)\s+(?:should\s+)?leaves?\s+the\s+group$"),
+    re.compile(
+        r"^(?:bitte\s+)?(?:nimm\s+|hol\s+)?(?P<player>.+?)\s+(?:aus|raus aus)\s+der\s+gruppe"
+        r"(?:\s+(?:nehmen|raus|heraus|entfernen))?(?:\s+bitte)?$"
+    ),
+    re.compile(r"^(?P<player>.+?)\s+(?:soll\s+)?(?:die\s+gruppe\s+verlassen|verlässt die gruppe)$"),
+]
+
+
+def _group(text: str, words: set[str]) -> Command | None:
+    """Join or leave a group; the players stay as the user's words (the model side names them)."""
+    del words
+    for pattern in _UNJOIN:
+        if (found := pattern.match(text)) is not None:
+            return "linn__unjoin", {"player": (found.group("player") or "").strip()}
+    for pattern in _JOIN:
+        if (found := pattern.match(text)) is not None:
+            leader = found.groupdict().get("leader") or ""
+            return "linn__join", {"player": leader.strip(), "members": [found.group("member")]}
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+import re
 
 
 class Line(StrEnum):
@@ -151,3 +152,36 @@ def muted_note(muted: bool, language: str) -> str:
     if not muted:
         return ""
     return ", stummgeschaltet" if language[:2].casefold() == "de" else ", muted"
+
+
+# a German room's word for a player named in English ("Küche" for "Kitchen")
+_ROOMS_DE = {
+    "küche": "kitchen",
+    "wohnzimmer": "living room",
+    "schlafzimmer": "bedroom",
+    "badezimmer": "bathroom",
+    "bad": "bathroom",
+    "büro": "office",
+    "arbeitszimmer": "study",
+    "esszimmer": "dining room",
+    "kinderzimmer": "kids room",
+    "flur": "hall",
+    "garten": "garden",
+    "keller": "basement",
+}
+
+
+def players_in(text: str, names: list[str]) -> list[str]:
+    """The players a (casefolded) text names, in the order it names them (German rooms too)."""
+    found: list[tuple[int, str]] = []
+    for name in names:
+        spellings = [name.casefold()]
+        spellings += [de for de, en in _ROOMS_DE.items() if en == name.casefold()]
+        places = [
+            hit.start()
+            for spelling in spellings
+            if (hit := re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text)) is not None
+        ]
+        if places:
+            found.append((min(places), name))
+    return [name for _, name in sorted(found)]

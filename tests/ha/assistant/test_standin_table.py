@@ -16,6 +16,9 @@ from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
+from custom_components.linn.agent.const import DEFAULT_OPTIONS
+from custom_components.linn.agent.memory import async_get_memory
+from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import EmulatedDeviceState, PlaybackState
 from scripts.standin_model import respond
@@ -46,6 +49,9 @@ _GERMAN = {
     "entscheidet",
     "auf",
     "verstehe",
+    "ja",
+    "dein",
+    "brauche",
 }
 _ENGLISH = {
     "is",
@@ -63,6 +69,9 @@ _ENGLISH = {
     "an",
     "understand",
     "with",
+    "yes",
+    "your",
+    "needs",
 }
 
 
@@ -107,6 +116,14 @@ def next_track(state: EmulatedDeviceState) -> bool:
     return state.playlist_id != state.playlist[0].id
 
 
+def first_track(state: EmulatedDeviceState) -> bool:
+    return state.playlist_id == state.playlist[0].id
+
+
+def at_second(value: int) -> Check:
+    return lambda state: state.seconds == value
+
+
 @dataclass(frozen=True)
 class Case:
     language: str
@@ -114,7 +131,8 @@ class Case:
     check: Check | None = None
     """What the device shows afterwards; None: a question, the device stays as it was."""
     before: str = ""
-    """'playing', 'paused', 'muted' or 'standby' (the device is put so first)."""
+    """'playing', 'paused', 'muted', 'standby', 'shuffle', 'repeat', 'at 100' (paused at
+    100 s) or 'second track' (paused on it): the device is put so first."""
 
     def __str__(self) -> str:
         return f"{self.language}: {self.text}"
@@ -152,6 +170,11 @@ CASES = [
     Case("en", "turn the streamer on", standby(False), "standby"),
     Case("en", "shuffle on", shuffle(True)),
     Case("en", "repeat on", repeat(True)),
+    Case("en", "shuffle off", shuffle(False), "shuffle"),
+    Case("en", "repeat off", repeat(False), "repeat"),
+    Case("en", "previous", first_track, "second track"),
+    Case("en", "back 30 seconds", at_second(70), "at 100"),
+    Case("en", "skip forward 20 seconds", at_second(120), "at 100"),
     # questions, thanks, unknown
     Case("en", "what's playing?"),
     Case("en", "how loud is it?"),
@@ -190,6 +213,12 @@ CASES = [
     Case("de", "einschalten", standby(False), "standby"),
     Case("de", "Zufallswiedergabe an", shuffle(True)),
     Case("de", "Wiederholung an", repeat(True)),
+    Case("de", "Zufallswiedergabe aus", shuffle(False), "shuffle"),
+    Case("de", "Wiederholung aus", repeat(False), "repeat"),
+    Case("de", "vorheriges Lied", first_track, "second track"),
+    Case("de", "30 Sekunden zurück", at_second(70), "at 100"),
+    Case("de", "spul 20 Sekunden vor", at_second(120), "at 100"),
+    Case("de", "Ton aus", muted(True)),
     # questions, thanks, unknown
     Case("de", "was läuft gerade?"),
     Case("de", "wie laut ist es?"),
@@ -233,6 +262,26 @@ async def _prepare(hass: HomeAssistant, emulator: LinnEmulator, before: str) -> 
     if before == "muted":
         panel.set_mute(True)
         await wait_for(lambda: hass.states.get(ENTITY).attributes.get("is_volume_muted") is True)
+    if before == "shuffle":
+        panel.set_shuffle(True)
+        await wait_for(lambda: hass.states.get(ENTITY).attributes.get("shuffle") is True)
+    if before == "repeat":
+        panel.set_repeat(True)
+        await wait_for(lambda: hass.states.get(ENTITY).attributes.get("repeat") == "all")
+    if before in {"at 100", "second track"}:
+        panel.play()
+        if before == "second track":
+            panel.next()
+        panel.pause()
+        if before == "at 100":
+            panel.seek(100)
+        await wait_for(
+            lambda: (
+                hass.states.get(ENTITY).state == "paused"
+                and hass.states.get(ENTITY).attributes.get("media_position")
+                == emulator.state.seconds
+            )
+        )
     if before == "standby":
         panel.set_standby(True)
         await wait_for(lambda: hass.states.get(ENTITY).state == "off")
@@ -288,3 +337,153 @@ async def test_yes_after_an_admin_request_changes_nothing(
     assert in_language(reply, language), reply
     await hass.async_block_till_done()
     assert emulator.state.volume_limit == 80
+
+
+KITCHEN = "media_player.kitchen"
+
+
+def _source_of(device: LinnEmulator) -> str:
+    return device.state.sources[device.state.source_index].system_name
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "play the living room in the kitchen too"),
+        ("en", "group the kitchen with the living room"),
+        ("en", "join the kitchen"),
+        ("de", "Küche auch"),
+        ("de", "die Küche soll mitspielen"),
+        ("de", "spiel das Wohnzimmer auch in der Küche"),
+        ("de", "gruppiere die Küche mit dem Wohnzimmer"),
+    ],
+)
+async def test_the_stand_in_groups(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    kitchen: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    text: str,
+) -> None:
+    """The kitchen joins the living room's Songcast stream."""
+    fake.responder = respond
+    emulator.panel.play()
+    await wait_for(lambda: hass.states.get(ENTITY).state == "playing")
+    await wait_for(lambda: hass.states.get(KITCHEN) is not None)
+    reply = speech(await converse(hass, text, hass_admin_user, language=language))
+    try:
+        await wait_for(lambda: kitchen.state.receiver_uri == emulator.sender_uri)
+    except TimeoutError:
+        pytest.fail(f"the kitchen did not join; the stand-in said: {reply}")
+    assert _source_of(kitchen) == "Songcast"
+    assert not emulator.state.receiver_uri  # the living room leads, it did not join
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "take the kitchen out of the group"),
+        ("en", "ungroup the kitchen"),
+        ("de", "Küche aus der Gruppe"),
+        ("de", "nimm die Küche aus der Gruppe"),
+    ],
+)
+async def test_the_stand_in_ungroups(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    kitchen: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    text: str,
+) -> None:
+    """The kitchen leaves the group: back to its own source, the living room plays on."""
+    fake.responder = respond
+    emulator.panel.play()
+    kitchen.panel.select_source("Radio")
+    await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Radio")
+    await hass.services.async_call(
+        "media_player",
+        "join",
+        {"entity_id": ENTITY, "group_members": [KITCHEN]},
+        blocking=True,
+    )
+    await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Songcast")
+    reply = speech(await converse(hass, text, hass_admin_user, language=language))
+    try:
+        await wait_for(lambda: _source_of(kitchen) == "Radio")
+    except TimeoutError:
+        pytest.fail(f"the kitchen did not leave; the stand-in said: {reply}")
+    assert emulator.state.transport_state == PlaybackState.PLAYING
+
+
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "confirm"}}]
+)
+@pytest.mark.parametrize(
+    ("language", "ask", "answer", "runs"),
+    [
+        ("en", "standby", "yes", True),
+        ("en", "turn it off", "no", False),
+        ("de", "ausschalten", "ja", True),
+        ("de", "Standby", "nein", False),
+    ],
+)
+async def test_a_confirmation_with_the_stand_in(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    ask: str,
+    answer: str,
+    runs: bool,
+) -> None:
+    """The stand-in asks for the yes in the user's words; the yes runs it, a no does not."""
+    fake.responder = respond
+    asked = await converse(hass, ask, hass_admin_user, language=language)
+    question = speech(asked)
+    assert "Needs" not in question, question  # not the guard's note to the model
+    assert len(question) <= 120, question
+    assert in_language(question, language), question
+    await hass.async_block_till_done()
+    assert emulator.state.standby is False
+    replied = await converse(hass, answer, hass_admin_user, asked.conversation_id, language)
+    assert len(speech(replied)) <= 120, speech(replied)
+    if runs:
+        await wait_for(lambda: emulator.state.standby)
+    else:
+        await hass.async_block_till_done()
+        assert emulator.state.standby is False
+
+
+@pytest.mark.parametrize(
+    ("language", "before", "text", "after"),
+    [
+        ("en", [], "remember that I like jazz", ["jazz"]),
+        ("de", [], "merk dir, dass ich Jazz mag", ["jazz"]),
+        ("en", ["I like jazz", "wake me gently"], "forget everything", []),
+        ("de", ["I like jazz"], "vergiss alles", []),
+    ],
+)
+async def test_the_stand_in_remembers_and_forgets(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    language: str,
+    before: list[str],
+    text: str,
+    after: list[str],
+) -> None:
+    """What the assistant's memory holds for the user afterwards."""
+    fake.responder = respond
+    memory = await async_get_memory(hass)
+    for fact in before:
+        memory.remember(hass_admin_user.id, fact)
+    reply = speech(await converse(hass, text, hass_admin_user, language=language))
+    facts = [fact.text.casefold() for fact in memory.facts(hass_admin_user.id)]
+    assert len(facts) == len(after), (facts, reply)
+    for word, fact in zip(after, facts, strict=True):
+        assert word in fact, (facts, reply)
