@@ -460,6 +460,46 @@ async def test_a_confirmation_with_the_stand_in(
 
 
 @pytest.mark.parametrize(
+    ("language", "ask", "answer", "runs"),
+    [
+        ("en", "volume 55", "yes", True),
+        ("en", "set the volume to 55", "no", False),
+        ("de", "Lautstärke 55", "ja", True),
+        ("de", "stell die Lautstärke auf 55", "nein", False),
+    ],
+)
+async def test_a_volume_above_the_soft_limit_with_the_stand_in(
+    hass: HomeAssistant,
+    hass_admin_user: User,
+    emulator: LinnEmulator,
+    fake: FakeAnthropic,
+    language: str,
+    ask: str,
+    answer: str,
+    runs: bool,
+) -> None:
+    """55 is above the soft limit (60 % of the limit 80), and a small step from 45: the
+    same dialog as for a policy's confirm (a big jump would go to an admin instead)."""
+    fake.responder = respond
+    emulator.panel.set_volume(45)
+    await wait_for(lambda: hass.states.get(ENTITY).attributes.get("volume_level") == 0.45)
+    asked = await converse(hass, ask, hass_admin_user, language=language)
+    question = speech(asked)
+    assert "Needs" not in question, question
+    assert len(question) <= 120, question
+    assert in_language(question, language), question
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 45
+    replied = await converse(hass, answer, hass_admin_user, asked.conversation_id, language)
+    assert len(speech(replied)) <= 120, speech(replied)
+    if runs:
+        await wait_for(lambda: emulator.state.volume == 55)
+    else:
+        await hass.async_block_till_done()
+        assert emulator.state.volume == 45
+
+
+@pytest.mark.parametrize(
     ("language", "before", "text", "after"),
     [
         ("en", [], "remember that I like jazz", ["jazz"]),
