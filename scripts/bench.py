@@ -243,6 +243,7 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "loadavg": os.getloadavg(),
     }
 
 

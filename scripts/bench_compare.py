@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable
+import cProfile
+import io
 import json
 import os
 from pathlib import Path
+import pstats
 import random
 import sys
 import time
@@ -128,11 +131,83 @@ async def measure_loaded(
     memory = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     result: dict[str, Any] = {"devices": count, "memory_bytes": memory}
+    result["loadavg_start"] = os.getloadavg()
     result["idle"] = await _window(devices, count, args.window, rate=0)
     result["load"] = await _window(devices, count, args.window, rate=args.rate)
+    result["load"]["cpu_ms_per_event"] = (
+        (result["load"]["cpu_s_per_minute"] - result["idle"]["cpu_s_per_minute"])
+        * 1000
+        / (60 * args.rate * count)
+    )
+    if side.domain == "linn":
+        floor = await ha_floor(hass, side.entity_ids[0])
+        result["ha_floor"] = floor
+        result["load"]["cpu_vs_ha_floor"] = (
+            result["load"]["cpu_ms_per_event"] / floor["cpu_ms_per_write"]
+        )
+    if getattr(args, "profile", False):
+        # A window of its own: the profiler's overhead must not reach the figures above.
+        profile = cProfile.Profile()
+        await _window(devices, count, args.profile_window, rate=args.rate, profile=profile)
+        result["load_profile"] = profile_top(profile, args.profile_lines)
     await asyncio.sleep(1)
     result["device_change_to_state"] = await _state_latency(hass, side, devices, count, args)
+    result["loadavg_end"] = os.getloadavg()
     return result
+
+
+def profile_top(profile: cProfile.Profile, lines: int) -> dict[str, str]:
+    """The top of a cProfile, by own time and by cumulative time, as pstats prints it."""
+    out = {}
+    for key in ("tottime", "cumulative"):
+        text = io.StringIO()
+        pstats.Stats(profile, stream=text).strip_dirs().sort_stats(key).print_stats(lines)
+        out[key] = text.getvalue()
+    return out
+
+
+async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, Any]:
+    """Home Assistant's own floor: CPU of one bare async_write_ha_state of a minimal media
+    player entity showing the same attributes as ours (its volume changed before each write,
+    as a pushed volume event changes ours), on the same core and bus."""
+    from homeassistant.components.media_player import MediaPlayerEntity  # noqa: PLC0415
+    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
+        MockEntityPlatform,
+    )
+
+    ours = hass.states.get(entity_id)
+    shown = dict(ours.attributes)
+
+    class Floor(MediaPlayerEntity):
+        _attr_should_poll = False
+        _attr_name = "floor"
+        _attr_unique_id = "bench_floor"
+
+    entity = Floor()
+    entity._attr_state = ours.state
+    entity._attr_supported_features = shown.pop("supported_features", 0)
+    for key, value in shown.items():
+        if key in ("friendly_name", "device_class"):
+            continue
+        setattr(entity, f"_attr_{key}", value)
+    platform = MockEntityPlatform(hass, domain="media_player", platform_name="bench_floor")
+    await platform.async_add_entities([entity])
+    samples = []
+    for step in range(writes):
+        entity._attr_volume_level = (20 + step % 40) / 100
+        start = time.thread_time()
+        entity.async_write_ha_state()
+        samples.append(time.thread_time() - start)
+        if step % 100 == 0:
+            await asyncio.sleep(0)
+    await platform.async_reset()
+    samples.sort()
+    return {
+        "writes": writes,
+        "attributes": sorted(ours.attributes),
+        "cpu_ms_per_write": sum(samples) / writes * 1000,
+        "cpu_ms_p50": samples[writes // 2] * 1000,
+    }
 
 
 async def measure_side(
@@ -227,14 +302,22 @@ async def _call_latency(
 
 
 async def _window(
-    devices: DeviceProcess, count: int, seconds: float, rate: float
+    devices: DeviceProcess,
+    count: int,
+    seconds: float,
+    rate: float,
+    profile: cProfile.Profile | None = None,
 ) -> dict[str, Any]:
     """CPU time of this process, requests and bytes per minute per device, over a window."""
     await devices.ask(cmd="load", rate=rate)
     first = (await devices.ask(cmd="stats"))["devices"][:count]
+    if profile is not None:
+        profile.enable()
     cpu, wall = _cpu(), time.perf_counter()
     await asyncio.sleep(seconds)
     cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+    if profile is not None:
+        profile.disable()
     last = (await devices.ask(cmd="stats"))["devices"][:count]
     await devices.ask(cmd="load", rate=0)
     per_minute = 60 / wall / count
@@ -334,6 +417,14 @@ def print_table(results: dict[str, Any]) -> None:
             )
 
 
+def add_profile_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--profile", action="store_true", help="also cProfile an extra load window (ours)"
+    )
+    parser.add_argument("--profile-window", type=float, default=20.0, help="its length, s")
+    parser.add_argument("--profile-lines", type=int, default=25, help="its top, in lines")
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="scripts/bench --compare", description=__doc__)
     parser.add_argument("--compare", action="store_true")
@@ -346,6 +437,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--window", type=float, default=60.0, help="idle and load windows, s")
     parser.add_argument("--rate", type=float, default=50.0, help="events/s per device under load")
     parser.add_argument("--note", default="", help="machine load conditions, for the record")
+    add_profile_arguments(parser)
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--png", type=Path, help="draw the comparison here")
     args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from bench import machine
-from bench_compare import DeviceProcess, Side, measure_loaded
+from bench_compare import DeviceProcess, Side, add_profile_arguments, measure_loaded
 
 
 async def measure(
@@ -82,6 +82,11 @@ def rows(results: dict[str, Any]) -> list[dict[str, float]]:
             "p50_ms": r["device_change_to_state"]["p50_ms"],
             "p99_ms": r["device_change_to_state"]["p99_ms"],
             "n": r["device_change_to_state"]["n"],
+            "cpu_ms_per_event": r["load"]["cpu_ms_per_event"],
+            "floor_ms": r["ha_floor"]["cpu_ms_per_write"],
+            "vs_floor": r["load"]["cpu_vs_ha_floor"],
+            "load_start": r["loadavg_start"][0],
+            "load_end": r["loadavg_end"][0],
         }
         scale = count / first_n
         row["memory_vs_linear"] = row["memory_kib"] / (first["memory_bytes"] / 1024 * scale)
@@ -96,15 +101,21 @@ def print_table(results: dict[str, Any]) -> None:
     print(f"machine: {results['machine']}  load: {results['load_note']}")
     print(
         f"{'N':>3} {'KiB':>8} {'x lin':>6} {'cpu idle':>9} {'cpu load':>9} {'x lin':>6} "
-        f"{'p50 ms':>8} {'p99 ms':>8} {'n':>4}"
+        f"{'p50 ms':>8} {'p99 ms':>8} {'n':>4} {'ms/event':>9} {'floor ms':>9} {'x floor':>8} "
+        f"{'load':>10}"
     )
     for row in rows(results):
         print(
             f"{row['devices']:>3} {row['memory_kib']:>8.0f} {row['memory_vs_linear']:>6.2f} "
             f"{row['cpu_idle_s_per_min']:>9.3f} {row['cpu_load_s_per_min']:>9.3f} "
             f"{row['cpu_load_vs_linear']:>6.2f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
-            f"{row['n']:>4.0f}"
+            f"{row['n']:>4.0f} {row['cpu_ms_per_event']:>9.3f} {row['floor_ms']:>9.3f} "
+            f"{row['vs_floor']:>8.2f} {row['load_start']:>4.1f}->{row['load_end']:<4.1f}"
         )
+    for n, r in results["sizes"].items():
+        if "load_profile" in r:
+            print(f"--- profile, {n} streamer(s), by own time ---")
+            print(r["load_profile"]["tottime"])
 
 
 def draw(results: dict[str, Any], path: Path) -> None:
@@ -146,6 +157,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--window", type=float, default=60.0, help="idle and load windows, s")
     parser.add_argument("--rate", type=float, default=5.0, help="changes/s per streamer")
     parser.add_argument("--note", default="", help="machine load conditions, for the record")
+    add_profile_arguments(parser)
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--png", type=Path, help="draw the curve here")
     args = parser.parse_args(argv)

@@ -21,6 +21,8 @@ from .lpec import (
 )
 from .udn import normalize_udn
 
+_NOTHING_WRITTEN = object()
+
 
 def command[F: Callable[..., Awaitable[Any]]](func: F) -> F:
     """Turn library errors into translated Home Assistant errors."""
@@ -102,7 +104,7 @@ class LinnEntity(Entity):
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
         if self.relevant_services is None or changed & self.relevant_services:
-            self.async_write_ha_state()
+            self.async_schedule_shown_write()
 
     @callback
     def _on_availability(self, _available: bool) -> None:
@@ -110,3 +112,35 @@ class LinnEntity(Entity):
 
     relevant_services: frozenset[Service] | None = None
     """Services whose changes affect this entity; None means all."""
+
+    _write_pending = False
+    _shown_written: object = _NOTHING_WRITTEN
+
+    @callback
+    def async_schedule_shown_write(self) -> None:
+        """Write the state once, after every event of this loop iteration has applied.
+
+        Several events read together (one TCP read, or several sockets ready at once) make
+        one write that shows the last value of each; none is lost, since the write reads
+        the device's state as it is when it runs.
+        """
+        if not self._write_pending:
+            self._write_pending = True
+            self.hass.loop.call_soon(self._async_write_if_shown_changed)
+
+    @callback
+    def _async_write_if_shown_changed(self) -> None:
+        self._write_pending = False
+        shown = self.shown_key()
+        if shown is not None and shown == self._shown_written:
+            return  # nothing Home Assistant shows has changed since the last write
+        self._shown_written = shown
+        self.async_write_ha_state()
+
+    def shown_key(self) -> object:
+        """Everything of the device's state this entity shows, compared with ==.
+
+        None (the default) writes on every relevant change. It may hold more than is shown
+        (an extra write is harmless), never less (a change would not reach Home Assistant).
+        """
+        return None

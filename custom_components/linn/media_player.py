@@ -99,6 +99,10 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         super().__init__(device)
         self._position: int | None = None
         self._position_updated_at: datetime | None = None
+        self._position_from: tuple[int | None, float | None] | None = None
+        """The device's (seconds, seconds_updated_at) the position was recorded from."""
+        self._features: tuple[object, object, object, Feature] | None = None
+        """supported_features and the (services, product, transport) it was computed from."""
         self._clamped: tuple[int, float] | None = None
         """The limit of the last clamped volume and when (monotonic), while clamps go on."""
         self._track_position(force=True)
@@ -121,11 +125,35 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                 return  # normal playback progress: HA extrapolates, no state write
         else:  # e.g. paused or a new track: the last reported second is exact now
             self._track_position(force=True)
-        self.async_write_ha_state()
+        self.async_schedule_shown_write()
+
+    def shown_key(self) -> object:
+        """What the attributes are computed from, and the recorded position.
+
+        Whole service states where that is simpler: a little more than is shown.
+        """
+        state = self._state
+        return (
+            state.product,
+            state.volume,
+            state.transport,
+            state.info,
+            state.time.duration,
+            state.playlist,
+            state.radio,
+            state.receiver,
+            state.sender,
+            state.services,
+            self._position,
+            self._position_updated_at,
+        )
 
     def _track_position(self, *, force: bool) -> bool:
         """Record the device position if it moved other than by playing; True if recorded."""
-        seconds = self.device.state.time.seconds
+        time_state = self.device.state.time
+        seconds = time_state.seconds
+        if force and self._position_from == (seconds, time_state.seconds_updated_at):
+            return False  # recorded from this very report already
         now = dt_util.utcnow()
         if not force and seconds is not None and self._position is not None:
             expected = float(self._position)
@@ -133,7 +161,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                 expected += (now - self._position_updated_at).total_seconds()
             if abs(seconds - expected) < POSITION_JUMP_SECONDS:
                 return False
-        updated_at = self.device.state.time.seconds_updated_at
+        updated_at = time_state.seconds_updated_at
+        self._position_from = (seconds, updated_at)
         self._position = seconds
         self._position_updated_at = (
             now - timedelta(seconds=max(0.0, time.monotonic() - updated_at))
@@ -162,6 +191,14 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
     def supported_features(self) -> Feature:
         """Computed from what the device reports, not guessed from the source."""
         state = self._state
+        cached = self._features
+        if (
+            cached is not None
+            and cached[0] is state.services
+            and cached[1] is state.product
+            and cached[2] is state.transport
+        ):
+            return cached[3]  # read three times per write; the states are immutable
         features = BASE_FEATURES
         if state.has_volume:
             features |= VOLUME_FEATURES
@@ -171,6 +208,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         for capability, feature in CAPABILITY_FEATURES.items():
             if capability in capabilities:
                 features |= feature
+        self._features = (state.services, state.product, state.transport, features)
         return features
 
     # --- volume -------------------------------------------------------------------

@@ -51,6 +51,11 @@ class LinnVolumeLimit(LinnEntity, NumberEntity):
         """One per streamer."""
         super().__init__(device, "volume_limit")
 
+    def shown_key(self) -> object:
+        """The limit and VolumeMax: a volume change alone leaves this entity as it is."""
+        volume = self.device.state.volume
+        return (volume.volume_limit, volume.volume_max)
+
     @property
     def native_max_value(self) -> float:
         """The device's VolumeMax."""

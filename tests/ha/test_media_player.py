@@ -364,3 +364,61 @@ async def test_position_is_written_on_seek_not_every_second(
     emulator.panel.pause()
     await wait_for(lambda: hass.states.get(ENTITY_ID).state == MediaPlayerState.PAUSED)
     assert attr(hass, "media_position") == emulator.state.seconds
+
+
+async def test_a_burst_of_events_ends_with_the_last_value_of_each(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    """Events that arrive together are written together (issue 31): the state that results
+    shows the last value of every one, and each change made on its own is shown."""
+    limit = "number.living_room_volume_limit"
+    written: list[tuple[Any, Any, Any]] = []
+
+    def on_state(event: Any) -> None:
+        if event.data["entity_id"] == ENTITY_ID and event.data["new_state"] is not None:
+            shown = event.data["new_state"].attributes
+            written.append(
+                (
+                    shown.get(ATTR_MEDIA_VOLUME_LEVEL),
+                    shown.get(ATTR_MEDIA_VOLUME_MUTED),
+                    shown.get(ATTR_INPUT_SOURCE),
+                )
+            )
+
+    unsub = hass.bus.async_listen("state_changed", on_state)
+    # One burst, no await in between: the emulator writes every event before HA reads any.
+    for volume in range(30, 71):
+        emulator.panel.set_volume(volume)
+    emulator.panel.set_mute(True)
+    emulator.panel.select_source("HDMI")
+    emulator.panel.set_volume_limit(90)
+    emulator.panel.set_volume(71)  # unmutes, as the knob does
+    emulator.panel.set_mute(True)
+
+    def settled() -> bool:
+        return (
+            attr(hass, ATTR_MEDIA_VOLUME_LEVEL) == 0.71
+            and attr(hass, ATTR_MEDIA_VOLUME_MUTED) is True
+            and attr(hass, ATTR_INPUT_SOURCE) == "TV"
+            and hass.states.get(limit).state == "90.0"
+        )
+
+    await wait_for(settled)
+    await hass.async_block_till_done()
+    assert settled()
+    assert written[-1] == (0.71, True, "TV")
+    assert len(written) <= 45  # no more writes than events; typically far fewer
+
+    # Each change made on its own reaches HA, also one back to a value shown before.
+    for volume in (40, 41, 40):
+        emulator.panel.set_volume(volume)
+        await wait_for(lambda v=volume: attr(hass, ATTR_MEDIA_VOLUME_LEVEL) == v / 100)
+    emulator.panel.set_mute(True)
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_VOLUME_MUTED) is True)
+    emulator.panel.set_mute(False)
+    await wait_for(lambda: attr(hass, ATTR_MEDIA_VOLUME_MUTED) is False)
+    emulator.panel.select_source("Radio")
+    await wait_for(lambda: attr(hass, ATTR_INPUT_SOURCE) != "TV")
+    emulator.panel.set_volume_limit(80)
+    await wait_for(lambda: hass.states.get(limit).state == "80.0")
+    unsub()

@@ -345,8 +345,8 @@ class DeviceState:
     def is_listening(self) -> bool:
         """True while the Songcast source plays from some sender."""
         return (
-            self.source_type is SourceType.RECEIVER
-            and bool(self.receiver.uri)
+            bool(self.receiver.uri)  # first: the cheapest test, false on most devices
+            and self.source_type is SourceType.RECEIVER
             and (state := PlaybackState.parse(self.receiver.transport_state)) is not None
             and state.is_active
         )
