@@ -32,6 +32,7 @@ from .const import (
 )
 from .dashboard_card import async_register_card
 from .entity import streamer_device_info
+from .grouping import async_watch_groups
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
@@ -132,6 +133,7 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
     entry.async_on_unload(device.add_availability_listener(_log_availability))
     entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, _close_on_stop))
     entry.runtime_data = device
+    async_watch_groups(entry)
     # Registered before any entity (whose device info may name only the identifiers), so
     # that a new device goes into the area named like its room, if there is one.
     room_area = ar.async_get(hass).async_get_area_by_name(device.state.product.room or "")

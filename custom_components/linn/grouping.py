@@ -5,17 +5,55 @@ from __future__ import annotations
 from typing import Final
 
 from homeassistant.components.media_player import DOMAIN as MEDIA_PLAYER_DOMAIN
-from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
 from .agent.const import is_assistant_data
 from .const import DOMAIN
 from .entity_entries import async_entry_of_entity
-from .lpec import LinnDevice
+from .lpec import LinnDevice, Service
 from .udn import normalize_udn
 
 SIGNAL_GROUPS_CHANGED: Final = f"{DOMAIN}_groups_changed"
+
+GROUP_SERVICES: Final = frozenset({Service.PRODUCT, Service.RECEIVER, Service.SENDER})
+"""Services whose state decides who sends and who listens (Product: the current source)."""
+
+_groups_version = 0
+
+
+def groups_version() -> int:
+    """A number that grows whenever any group may have changed.
+
+    Bumped on every change of a Linn's Songcast or source state, its availability, its
+    config entry's state and its media player being added or removed. One counter for the
+    process (any Home Assistant instance in it): a bump from another instance only
+    recomputes a cached group once more.
+    """
+    return _groups_version
+
+
+@callback
+def bump_groups_version(*_args: object) -> None:
+    """Mark every cached group as possibly stale (takes and ignores any listener args)."""
+    global _groups_version  # noqa: PLW0603
+    _groups_version += 1
+
+
+@callback
+def async_watch_groups(entry: ConfigEntry[LinnDevice]) -> None:
+    """Bump the groups version on each change of this streamer that may change a group."""
+    device = entry.runtime_data
+
+    @callback
+    def _on_change(changed: frozenset[Service]) -> None:
+        if not changed.isdisjoint(GROUP_SERVICES):
+            bump_groups_version()
+
+    entry.async_on_unload(device.add_listener(_on_change))
+    entry.async_on_unload(device.add_availability_listener(bump_groups_version))
+    entry.async_on_unload(entry.async_on_state_change(bump_groups_version))
 
 
 @callback

@@ -34,6 +34,8 @@ from .grouping import (
     async_device_for_entity,
     async_entities_listening_to,
     async_entity_for_sender,
+    bump_groups_version,
+    groups_version,
 )
 from .lpec import Capability, LinnDevice, PlaybackState, Service
 from .lpec.model import DeviceState
@@ -105,6 +107,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         """supported_features and the (services, product, transport) it was computed from."""
         self._clamped: tuple[int, float] | None = None
         """The limit of the last clamped volume and when (monotonic), while clamps go on."""
+        self._group: tuple[int, str, list[str] | None] | None = None
+        """group_members and the (groups version, entity id) it was computed at."""
         self._track_position(force=True)
 
     # --- pushed updates -----------------------------------------------------------
@@ -115,6 +119,8 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         self.async_on_remove(
             async_dispatcher_connect(self.hass, SIGNAL_GROUPS_CHANGED, self.async_write_ha_state)
         )
+        bump_groups_version()  # this entity id now names its device in others' groups
+        self.async_on_remove(bump_groups_version)
 
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
@@ -464,7 +470,20 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     @property
     def group_members(self) -> list[str] | None:
-        """Leader (the Songcast sender) first, then the devices listening to it."""
+        """Leader (the Songcast sender) first, then the devices listening to it.
+
+        Computed again only after the groups version moved (any Linn's source, Songcast,
+        availability or entry changed, or a media player came or went) or the entity id.
+        """
+        version = groups_version()
+        cached = self._group
+        if cached is not None and cached[0] == version and cached[1] == self.entity_id:
+            return None if cached[2] is None else list(cached[2])
+        members = self._group_members()
+        self._group = (version, self.entity_id, members)
+        return None if members is None else list(members)
+
+    def _group_members(self) -> list[str] | None:
         if Service.RECEIVER not in self._state.services:
             return None
         receiver = self._state.receiver

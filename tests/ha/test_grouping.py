@@ -99,3 +99,28 @@ async def test_listening_to_a_sender_outside_home_assistant_is_no_group(
         await hass.async_block_till_done()
         assert members(hass, KITCHEN) == []
         assert members(hass, ENTITY_ID) == []
+
+
+async def test_a_member_changing_source_leaves_the_leaders_group(
+    hass: HomeAssistant, emulator: LinnEmulator, kitchen: LinnEmulator
+) -> None:
+    """group_members is cached: another device's source change must still reach it."""
+    emulator.panel.play()
+    await hass.services.async_call(
+        MP_DOMAIN,
+        SERVICE_JOIN,
+        {ATTR_ENTITY_ID: ENTITY_ID, ATTR_GROUP_MEMBERS: [KITCHEN]},
+        blocking=True,
+    )
+    await wait_for(lambda: members(hass, ENTITY_ID) == [ENTITY_ID, KITCHEN])
+    for volume in (30, 31):  # writes of the leader with the group cached
+        emulator.panel.set_volume(volume)
+        await wait_for(
+            lambda v=volume: hass.states.get(ENTITY_ID).attributes.get("volume_level") == v / 100
+        )
+    kitchen.panel.select_source("Radio")  # on the front panel: no leave, the receiver URI stays
+    await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Radio")
+    emulator.panel.set_volume(32)  # the leader's next write shows the group without the kitchen
+    await wait_for(lambda: hass.states.get(ENTITY_ID).attributes.get("volume_level") == 0.32)
+    assert members(hass, ENTITY_ID) == []
+    assert members(hass, KITCHEN) == []
