@@ -47,6 +47,7 @@ FORM_FIELDS = {
     "budget_conversation_cost": "token and estimated-cost budgets",
     "budget_day_tokens": "per conversation and per day",
     "budget_day_cost": "per conversation and per day",
+    "budget_day_share": "**day budget share per member**",
 }
 
 

@@ -3,7 +3,7 @@ capped per user over all conversations (a new conversation id resets nothing).""
 
 from __future__ import annotations
 
-from custom_components.linn.guard import Guard, Outcome, Turn
+from custom_components.linn.guard import Guard, Ledger, Outcome, Turn
 
 from .calls import call, check_audit_invariant
 from .conftest import ALICE, BOB, SPECS, FakeClock, Player
@@ -55,3 +55,19 @@ async def test_a_users_ledger_counts_over_every_conversation(guard: Guard, playe
     restored.ledger.load(guard.ledger.to_dict())
     assert restored.ledger.for_user(ALICE.user_id or "")["tool_calls"] == 3
     check_audit_invariant(guard)
+
+
+def test_the_callers_with_no_user_are_counted_together_and_kept() -> None:
+    """Their counters are stored under "" (no user id is empty) and restored as None."""
+    clock = FakeClock()
+    ledger = Ledger(clock)
+    ledger.add("kitchen", weighted_tokens=5)
+    ledger.add("hall", weighted_tokens=7)
+    ledger.add("kitchen", user_id="alice", weighted_tokens=1)
+    assert ledger.for_user(None)["weighted_tokens"] == 12
+    stored = ledger.to_dict()
+    assert stored["users"][""] == {"weighted_tokens": 12}
+    restored = Ledger(clock)
+    restored.load(stored)
+    assert restored.for_user(None)["weighted_tokens"] == 12
+    assert restored.for_user("alice")["weighted_tokens"] == 1

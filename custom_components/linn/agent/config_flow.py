@@ -38,6 +38,7 @@ from .const import (
     CONF_BUDGET_CONVERSATION_COST,
     CONF_BUDGET_CONVERSATION_TOKENS,
     CONF_BUDGET_DAY_COST,
+    CONF_BUDGET_DAY_SHARE,
     CONF_BUDGET_DAY_TOKENS,
     CONF_INSTRUCTIONS,
     CONF_LLM_APIS,
@@ -314,6 +315,9 @@ class AssistantOptionsFlow(OptionsFlow):
                 probatio.Required(
                     CONF_BUDGET_DAY_COST, default=option(options, CONF_BUDGET_DAY_COST)
                 ): _number(0, 10_000, 0.01, "USD"),
+                probatio.Required(
+                    CONF_BUDGET_DAY_SHARE, default=option(options, CONF_BUDGET_DAY_SHARE)
+                ): probatio.All(_number(0, 100, 1, "%"), probatio.Coerce(int)),
             }
         )
         return self.async_show_form(step_id="assistant", data_schema=schema, errors=errors)

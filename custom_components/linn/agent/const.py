@@ -18,6 +18,9 @@ CONF_BUDGET_CONVERSATION_TOKENS: Final = "budget_conversation_tokens"
 CONF_BUDGET_CONVERSATION_COST: Final = "budget_conversation_cost"
 CONF_BUDGET_DAY_TOKENS: Final = "budget_day_tokens"
 CONF_BUDGET_DAY_COST: Final = "budget_day_cost"
+CONF_BUDGET_DAY_SHARE: Final = "budget_day_share"
+"""Percent of the day budgets one member (a user who is not an admin) may use; the callers
+with no user count as one member. 100: no share of their own."""
 CONF_THINKING_EFFORT: Final = "thinking_effort"
 """off / low / medium / high: see thinking_params.py."""
 
@@ -34,6 +37,7 @@ DEFAULT_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_BUDGET_CONVERSATION_COST: 0.25,
     CONF_BUDGET_DAY_TOKENS: 6_000_000,
     CONF_BUDGET_DAY_COST: 2.0,
+    CONF_BUDGET_DAY_SHARE: 50,
     CONF_THINKING_EFFORT: "low",  # a voice assistant wants speed; HA core's default too
 }
 

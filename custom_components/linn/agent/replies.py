@@ -18,6 +18,7 @@ class Say(StrEnum):
     LIMITED_NO_MATCH = "limited_no_match"
     BUDGET_CONVERSATION = "budget_conversation"
     BUDGET_DAY = "budget_day"
+    BUDGET_SHARE = "budget_share"
     AUTH = "auth"
     INTERRUPTED = "interrupted"
     MODEL_ERROR = "model_error"
@@ -39,6 +40,8 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.BUDGET_CONVERSATION: "This conversation has used up its assistant budget. "
         "Please start a new one.",
         Say.BUDGET_DAY: "The assistant has used up today's budget.",
+        Say.BUDGET_SHARE: "You have used up your share of the assistant's budget for today. "
+        "An administrator can change the share.",
         Say.AUTH: "The assistant's API key was rejected; an administrator needs to enter it again.",
         Say.INTERRUPTED: "Sorry, the assistant stopped answering part way; some of it may "
         "have been done. Please check and ask again.",
@@ -59,6 +62,8 @@ _REPLIES: dict[str, dict[Say, str]] = {
         Say.BUDGET_CONVERSATION: "Dieses Gespräch hat sein Budget aufgebraucht. Bitte "
         "beginne ein neues.",
         Say.BUDGET_DAY: "Der Assistent hat das Budget für heute aufgebraucht.",
+        Say.BUDGET_SHARE: "Du hast deinen Anteil am Budget des Assistenten für heute "
+        "aufgebraucht. Ein Administrator kann den Anteil ändern.",
         Say.AUTH: "Der API-Schlüssel des Assistenten wurde abgelehnt; ein Administrator muss "
         "ihn neu eingeben.",
         Say.INTERRUPTED: "Der Assistent hat mittendrin aufgehört; ein Teil ist vielleicht "

@@ -70,11 +70,16 @@ def auth_issue_id(entry_id: str) -> str:
 
 
 class _Limited(Exception):
-    """The model cannot answer this turn: use the local intents (or say why not)."""
+    """The model cannot answer this turn: use the local intents (or say why not).
 
-    def __init__(self, prefix: Say | None = None) -> None:
+    `local=False`: say why, with no local intents (a member over their share of the day
+    budget must not reach them).
+    """
+
+    def __init__(self, prefix: Say | None = None, *, local: bool = True) -> None:
         super().__init__(prefix)
         self.prefix = prefix
+        self.local = local
 
 
 class AssistantTurn:
@@ -100,6 +105,7 @@ class AssistantTurn:
         self.model: str = option(self.options, CONF_MODEL)
         self.first_index = len(chat_log.content)
         self.identified = False
+        self.is_admin = False
 
     async def async_run(self) -> conversation.ConversationResult:
         """The reply to the user's input."""
@@ -110,6 +116,7 @@ class AssistantTurn:
         llm_context = self.user_input.as_llm_context(DOMAIN)
         caller = await async_caller(self.hass, self.user_input.context, self.agent_id)
         self.identified = caller.identified
+        self.is_admin = caller.is_admin
         turn = current_turn(self.language)
         resolution = await async_resolve_confirmation(
             self.hass, self.chat_log, self.agent_id, llm_context, caller, turn
@@ -138,7 +145,7 @@ class AssistantTurn:
             instance.cancel_running()
             raise
         except _Limited as limited:
-            return await self._async_limited(limited.prefix)
+            return await self._async_limited(limited.prefix, local=limited.local)
         result = conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
         if self._waits_for_user():
             result.continue_conversation = True
@@ -296,7 +303,10 @@ class AssistantTurn:
             self.chat_log.conversation_id,
             self.user_input.context.user_id,
             self.options,
+            is_admin=self.is_admin,
         )
+        if exceeded is BudgetExceeded.SHARE:
+            raise _Limited(Say.BUDGET_SHARE, local=False)
         if exceeded is BudgetExceeded.CONVERSATION:
             raise _Limited(Say.BUDGET_CONVERSATION)
         if exceeded is BudgetExceeded.DAY:
@@ -363,10 +373,15 @@ class AssistantTurn:
 
     # --- endings ---------------------------------------------------------------------------
 
-    async def _async_limited(self, prefix: Say | None) -> conversation.ConversationResult:
-        """Local intents, unless tools already ran this turn (the intent could repeat them)."""
+    async def _async_limited(
+        self, prefix: Say | None, *, local: bool = True
+    ) -> conversation.ConversationResult:
+        """Local intents, unless tools already ran this turn (the intent could repeat them).
+
+        `local=False`: only what ran and why the turn stopped, never local intents.
+        """
         prefix_text = say(prefix, self.language) if prefix is not None else None
-        if self._tools_ran():
+        if self._tools_ran() or not local:
             # what ran is said first, whatever stopped the turn afterwards
             ran = changes_that_ran(self._this_turn(), self.language)
             why = prefix_text or say(Say.INTERRUPTED, self.language)

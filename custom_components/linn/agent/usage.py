@@ -12,6 +12,7 @@ from .const import (
     CONF_BUDGET_CONVERSATION_COST,
     CONF_BUDGET_CONVERSATION_TOKENS,
     CONF_BUDGET_DAY_COST,
+    CONF_BUDGET_DAY_SHARE,
     CONF_BUDGET_DAY_TOKENS,
     option,
 )
@@ -166,30 +167,55 @@ class BudgetExceeded(StrEnum):
 
     CONVERSATION = "conversation"
     DAY = "day"
+    SHARE = "share"
+    """A member's share of the day budget: refused, never limited mode."""
 
 
 def exceeded_budget(
-    ledger: Ledger, conversation_id: str, user_id: str | None, options: Mapping[str, Any]
+    ledger: Ledger,
+    conversation_id: str,
+    user_id: str | None,
+    options: Mapping[str, Any],
+    *,
+    is_admin: bool = False,
 ) -> BudgetExceeded | None:
-    """The budget this conversation or today has used up, if any (0 means no limit).
+    """The budget this conversation, this member or today has used up, if any (0: no limit).
 
     Token budgets count weighted tokens (WEIGHTED_TOKENS), never raw ones: of an evening's
     dialog most tokens are cheap cache reads of its history.
 
     A conversation's budget is its user's in it: under a shared id (a satellite's fixed
     `kitchen`), one user's turns do not use up another's.
+
+    A member (a user who is not an admin; the callers with no user together count as one)
+    may use only their share of the day budgets, so no member can use up the household's
+    and put everyone into limited mode. Their share is checked before the household's: a
+    member over it is refused, whatever the household has left.
     """
     spent = ledger.for_conversation(conversation_id, user_id)
     if _over(spent, option(options, CONF_BUDGET_CONVERSATION_TOKENS), WEIGHTED_TOKENS) or _over(
         spent, option(options, CONF_BUDGET_CONVERSATION_COST), COST
     ):
         return BudgetExceeded.CONVERSATION
+    if not is_admin and _over_share(ledger.for_user(user_id), options):
+        return BudgetExceeded.SHARE
     today = ledger.totals_today()
     if _over(today, option(options, CONF_BUDGET_DAY_TOKENS), WEIGHTED_TOKENS) or _over(
         today, option(options, CONF_BUDGET_DAY_COST), COST
     ):
         return BudgetExceeded.DAY
     return None
+
+
+def _over_share(mine: Mapping[str, float], options: Mapping[str, Any]) -> bool:
+    """A member's counters today at or over their share of a day budget (0: no limit)."""
+    share = float(option(options, CONF_BUDGET_DAY_SHARE))
+    if share >= 100:
+        return False
+    return any(
+        (limit := option(options, key)) and mine.get(name, 0.0) >= limit * share / 100
+        for key, name in ((CONF_BUDGET_DAY_TOKENS, WEIGHTED_TOKENS), (CONF_BUDGET_DAY_COST, COST))
+    )
 
 
 NEAR: Final = 0.8

@@ -11,6 +11,9 @@ from .clock import Clock
 
 type Counters = defaultdict[str, float]
 
+NO_USER_KEY = ""
+"""How the callers with no user (None) are stored: no Home Assistant user id is empty."""
+
 
 def _counters() -> Counters:
     return defaultdict(float)
@@ -27,8 +30,8 @@ class Ledger:
         """By conversation id, or by (user, conversation id) when the caller names the user."""
         self.players: dict[str, Counters] = {}
         self.users: dict[str | None, Counters] = {}
-        """By user (None: callers with no user): today's, whatever the conversation id, so a
-        new conversation id resets nothing."""
+        """By user (None: every caller with no user, together): today's, whatever the
+        conversation id, so a new conversation id resets nothing."""
 
     def add(
         self,
@@ -53,12 +56,11 @@ class Ledger:
 
         With `user_id`, the amounts count for that user too, and the conversation's
         counters are that user's in that conversation (another user's calls under the same
-        id, such as an automation's `kitchen`, are not theirs).
+        id, such as an automation's `kitchen`, are not theirs). Without one they count for
+        the callers with no user, together (`for_user(None)`).
         """
         self._roll()
-        buckets = [self.today]
-        if user_id is not None:
-            buckets.append(self.users.setdefault(user_id, _counters()))
+        buckets = [self.today, self.users.setdefault(user_id, _counters())]
         if conversation_id is not None:
             key = conversation_id if user_id is None else (user_id, conversation_id)
             buckets.append(self.conversations.setdefault(key, _counters()))
@@ -75,8 +77,11 @@ class Ledger:
         key = conversation_id if user_id is None else (user_id, conversation_id)
         return dict(self.conversations.get(key, {}))
 
-    def for_user(self, user_id: str) -> dict[str, float]:
-        """Counters of one user today, over every conversation (added with their user id)."""
+    def for_user(self, user_id: str | None) -> dict[str, float]:
+        """Counters of one user today, over every conversation (added with their user id).
+
+        None: the callers with no user (anonymous satellites, automations), together.
+        """
         self._roll()
         return dict(self.users.get(user_id, {}))
 
@@ -96,7 +101,10 @@ class Ledger:
             "day": self._day.isoformat(),
             "today": dict(self.today),
             "players": {key: dict(value) for key, value in self.players.items()},
-            "users": {key: dict(value) for key, value in self.users.items() if key is not None},
+            "users": {
+                NO_USER_KEY if key is None else key: dict(value)
+                for key, value in self.users.items()
+            },
         }
 
     def load(self, data: Mapping[str, Any] | None) -> None:
@@ -110,7 +118,9 @@ class Ledger:
             for key, value in data.get("players", {}).items()
         }
         self.users = {
-            str(key): defaultdict(float, {k: float(v) for k, v in value.items()})
+            (None if key == NO_USER_KEY else str(key)): defaultdict(
+                float, {k: float(v) for k, v in value.items()}
+            )
             for key, value in data.get("users", {}).items()
         }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.auth.models import User
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
@@ -16,13 +17,15 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 from custom_components.linn import async_migrate_entry
 from custom_components.linn.agent.const import (
     CONF_BUDGET_CONVERSATION_TOKENS,
+    CONF_BUDGET_DAY_SHARE,
     CONF_BUDGET_DAY_TOKENS,
     CONF_LLM_APIS,
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.agent.messages import TRIMMED_RESULT
+from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard.ha_adapter import STORAGE_KEY, STORAGE_VERSION
+from custom_components.linn.guard.ha_adapter import DATA_GUARD, STORAGE_KEY, STORAGE_VERSION
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from tests.helpers import wait_for
@@ -31,6 +34,12 @@ from .conftest import PLAYER, converse, speech
 
 BUDGET_CONVERSATION = "This conversation has used up its assistant budget. Please start a new one."
 BUDGET_DAY = "The assistant has used up today's budget."
+BUDGET_SHARE = {
+    "en": "You have used up your share of the assistant's budget for today. An administrator "
+    "can change the share.",
+    "de": "Du hast deinen Anteil am Budget des Assistenten für heute aufgebraucht. Ein "
+    "Administrator kann den Anteil ändern.",
+}
 
 
 @pytest.fixture
@@ -216,3 +225,117 @@ async def test_another_apis_change_that_ran_is_reported_when_the_budget_stops_th
     result = await converse(hass, "living room volume 25", hass_admin_user)
     await wait_for(lambda: emulator.state.volume == 25)
     assert speech(result) == f"Done: HassSetVolume. {BUDGET_CONVERSATION}"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_a_member_over_their_share_is_refused_and_the_others_still_reach_the_model(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    emulator: LinnEmulator,
+    language: str,
+) -> None:
+    """One member uses up their share: their next turn is refused in their language, with
+    no model call and no local intent; the admin and another member still reach the model.
+
+    The day budget is set from the member's first call, so the test holds whatever a call
+    weighs: a 25 % share of 3.5 calls is under one call, the household's is three more.
+    """
+    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
+    other = await hass.auth.async_create_user("Other member", group_ids=[GROUP_ID_USER])
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    fake.script(Reply("Hello."))
+    result = await converse(hass, "hello", member, language=language)
+    assert speech(result) == "Hello."
+    one_call = ledger.for_user(member.id)[WEIGHTED_TOKENS]
+    assert one_call > 0
+    hass.config_entries.async_update_entry(
+        assistant,
+        options={
+            **assistant.options,
+            CONF_BUDGET_DAY_TOKENS: int(3.5 * one_call),
+            CONF_BUDGET_DAY_SHARE: 25,
+        },
+    )
+    await hass.async_block_till_done()
+
+    requests = len(fake.message_requests)
+    # a local intent would turn the player off; the refusal runs nothing
+    result = await converse(hass, "turn off the living room", member, language=language)
+    assert speech(result) == BUDGET_SHARE[language]
+    assert len(fake.message_requests) == requests, "the member's turn reached the model"
+    await hass.async_block_till_done()
+    assert emulator.state.standby is False, "the member's refused turn ran a local intent"
+
+    fake.script(Reply("Hi, other."))
+    result = await converse(hass, "hello", other, language=language)
+    assert speech(result) == "Hi, other."
+    fake.script(Reply("Hi, admin."))
+    result = await converse(hass, "hello", hass_admin_user, language=language)
+    assert speech(result) == "Hi, admin."
+    assert len(fake.message_requests) == requests + 2
+
+
+@pytest.mark.parametrize("assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_DAY_SHARE: 0}])
+async def test_callers_with_no_user_share_one_members_part(
+    hass: HomeAssistant, assistant: MockConfigEntry, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    """An anonymous satellite is a member too: at 0 % it never reaches the model; the
+    admin does."""
+    result = await converse(hass, "tell me a poem", None)
+    assert speech(result) == BUDGET_SHARE["en"]
+    assert fake.message_requests == []
+    fake.script(Reply("A poem."))
+    result = await converse(hass, "tell me a poem", hass_admin_user)
+    assert speech(result) == "A poem."
+
+
+@pytest.fixture
+async def stored_member(
+    hass: HomeAssistant, hass_storage: dict[str, Any], hass_admin_user: User
+) -> User:
+    """A member, and the guard's storage as a restart finds it: the member over half the
+    day budget, the callers with no user too, the household under it.
+
+    After the admin: the first user created would be the owner, an admin.
+    """
+    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
+    hass_storage[STORAGE_KEY] = {
+        "version": STORAGE_VERSION,
+        "minor_version": 1,
+        "key": STORAGE_KEY,
+        "data": {
+            "pending": {"requests": []},
+            "ledger": {
+                "day": dt_util.now().date().isoformat(),
+                "today": {"weighted_tokens": 3_500_000.0, "cost_usd": 0.2, "model_calls": 60.0},
+                "players": {},
+                "users": {
+                    member.id: {"weighted_tokens": 3_100_000.0, "cost_usd": 0.1},
+                    "": {"weighted_tokens": 3_000_000.0, "cost_usd": 0.1},
+                },
+            },
+        },
+    }
+    assert not member.is_admin
+    return member
+
+
+async def test_the_per_user_counters_survive_a_restart(
+    hass: HomeAssistant,
+    stored_member: User,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+) -> None:
+    """Default options (6,000,000 a day, 50 % a member): the stored member is over their
+    share, so are the callers with no user; the admin still reaches the model."""
+    result = await converse(hass, "tell me a poem", stored_member)
+    assert speech(result) == BUDGET_SHARE["en"]
+    result = await converse(hass, "tell me a poem", None)
+    assert speech(result) == BUDGET_SHARE["en"]
+    assert fake.message_requests == []
+    fake.script(Reply("A poem."))
+    result = await converse(hass, "tell me a poem", hass_admin_user)
+    assert speech(result) == "A poem."
