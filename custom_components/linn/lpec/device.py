@@ -25,6 +25,12 @@ from .versions import NOT_AVAILABLE_CODES, ServiceVersions, action_version
 
 _LOGGER = logging.getLogger(__name__)
 
+_CHANGED: dict[str, tuple[Service, frozenset[Service]]] = {
+    service.value: (service, frozenset({service})) for service in Service
+}
+"""Each service's path -> the service and the `changed` set of one event of it (not built
+per event)."""
+
 CONFIG_PATH = "Ds/Config"
 VOLUME_LIMIT_KEY = "Volume.Limit"  # ohPipeline's VolumeLimiter key
 PLAYLIST_READ_IDS = 50
@@ -157,12 +163,12 @@ class LinnDevice:
 
     def on_event(self, path: str, event: Event) -> None:
         """Apply an event to the state and tell the listeners."""
-        service = Service(path)  # the session only subscribes to Service paths
+        service, changed = _CHANGED[path]  # the session only subscribes to Service paths
         new_state = apply_event(self._state, service, event.variables)
         if new_state is self._state:
             return
         self._state = new_state
-        self._notify(frozenset({service}))
+        self._notify(changed)
 
     def on_availability(self, available: bool) -> None:
         """Record which services answered and tell the availability listeners."""

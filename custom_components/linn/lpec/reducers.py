@@ -159,7 +159,26 @@ def apply_event(state: DeviceState, service: Service, variables: Mapping[str, st
     if not changes:
         return state
     hook(changes)
-    updated = dataclasses.replace(current, **changes)
-    if updated == current:
-        return state
-    return dataclasses.replace(state, **{attribute: updated})
+    if all(getattr(current, name) == value for name, value in changes.items()):
+        return state  # e.g. a repeated value: no copy at all
+    return _replace(state, {attribute: _replace(current, changes)})
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_set = object.__setattr__
+
+
+def _replace[T](obj: T, changes: Mapping[str, Any]) -> T:
+    """`dataclasses.replace` for the frozen state dataclasses, about twice as fast.
+
+    They have no `__post_init__` and no init-only fields, so a copy with the changed fields
+    set is what `replace` would build; the field names are looked up once per class.
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    new = object.__new__(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
