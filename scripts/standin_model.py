@@ -21,6 +21,7 @@ import json
 import re
 from typing import Any
 
+from scripts.standin.planning import plan_answer
 from scripts.standin.rules import asks_source, asks_volume, command
 from scripts.standin.words import Line, muted_note, players_in, say, state_word
 from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
@@ -350,6 +351,7 @@ async def serve(host: str, port: int, api_key: str) -> None:
         host=host,
         port=port,
     )
+    fake.planner = plan_answer
     async with fake:
         print(f"stand-in Messages API on {fake.base_url} (model {MODEL_ID})", flush=True)
         await asyncio.Event().wait()

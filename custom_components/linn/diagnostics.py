@@ -48,6 +48,7 @@ async def async_get_config_entry_diagnostics(
             "memory": await _memory_diagnostics(hass),
             "prompt_cache": _prompt_cache_diagnostics(cast(AssistantConfigEntry, entry)),
             "thinking": _thinking_diagnostics(cast(AssistantConfigEntry, entry)),
+            "planner": _planner_diagnostics(cast(AssistantConfigEntry, entry)),
         }
     entry = cast(LinnConfigEntry, entry)
     device = entry.runtime_data
@@ -82,6 +83,12 @@ def _prompt_cache_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:
         "min_cacheable_tokens": min_cacheable_tokens(model),
         "last_request": last.as_dict() if last is not None else None,
     }
+
+
+def _planner_diagnostics(entry: AssistantConfigEntry) -> dict[str, int]:
+    """The planner's turns since the entry loaded: planned, or why there was no plan."""
+    runtime = getattr(entry, "runtime_data", None)
+    return dict(runtime.plan_outcomes) if runtime is not None else {}
 
 
 def _thinking_diagnostics(entry: AssistantConfigEntry) -> dict[str, Any]:

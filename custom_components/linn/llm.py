@@ -16,12 +16,13 @@ from homeassistant.helpers import llm
 import probatio
 
 from .const import DOMAIN
-from .guard import InvalidArgument, RiskFacts, ToolCall, ToolFailure
-from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from .guard import InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure
+from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
 from .llm_players import Player, async_players, control_state, state_result
 from .llm_schemas import schema_for_players, tool_schema
 from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
+from .player_areas import player_terms
 
 PREFIX = f"{DOMAIN}__"
 PROMPT = (
@@ -49,9 +50,14 @@ class LinnHandler:
         conversation: str,
         *,
         entity_ids: tuple[str, ...] | None = None,
+        satellite: str | None = None,
     ) -> None:
-        """`entity_ids`: the players an approved request was made for (bind_players)."""
+        """Bind to `entity_ids`, the players an approved request was made for.
+
+        `satellite` is the device the user spoke to (its area implies a player).
+        """
         self.hass = hass
+        self.satellite = satellite
         self.entity_ids = entity_ids
         self.definition = definition
         self.assistant = assistant
@@ -123,6 +129,18 @@ class LinnHandler:
         """The names the user would say: the source."""
         return [arguments["source"]] if "source" in arguments else []
 
+    def player_terms(self, arguments: Mapping[str, Any]) -> PlayerTerms | None:
+        """The names of the players the call changes and of the others.
+
+        After device text, the user's words must name or imply each target.
+        """
+        ctx = self._context()
+        if "player" not in arguments:
+            return None
+        targets = [ctx.player(arguments)]
+        targets.extend(ctx.player({"m": name}, "m") for name in arguments.get("members", []))
+        return player_terms(self.hass, ctx.players, targets, self.satellite)
+
     async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Device work; library errors become categorical guard errors."""
         ctx = self._context()
@@ -183,9 +201,16 @@ class LinnTool(llm.Tool):
         caller = await async_caller(
             hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
         )
-        turn = current_turn(llm_context.language)
+        turn = await async_planned_turn(hass, llm_context.language, self.definition.name)
         conversation = turn.conversation_id or f"user:{caller.user_id}"
-        handler = LinnHandler(hass, self.definition, llm_context.assistant, runtime, conversation)
+        handler = LinnHandler(
+            hass,
+            self.definition,
+            llm_context.assistant,
+            runtime,
+            conversation,
+            satellite=llm_context.device_id,
+        )
         if self.definition.prepare is not None:
             await self.definition.prepare(async_players(hass, llm_context.assistant))
         result = await runtime.guard.run(

@@ -9,7 +9,18 @@ The agent talks to it through the real `anthropic` SDK (base_url), never a mock:
         assert fake.message_requests[0].body["tools"]
 """
 
-from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
+from .plans import (
+    ApiError,
+    PlanAnswer,
+    RecordedRequest,
+    Reply,
+    Responder,
+    Stall,
+    Step,
+    ToolUse,
+    planned,
+    planned_change,
+)
 from .server import (
     FakeAnthropic,
     cache_prefix,
@@ -23,6 +34,7 @@ from .server import (
 __all__ = [
     "ApiError",
     "FakeAnthropic",
+    "PlanAnswer",
     "RecordedRequest",
     "Reply",
     "Responder",
@@ -32,6 +44,8 @@ __all__ = [
     "cache_prefix",
     "cache_prefixes",
     "estimate_tokens",
+    "planned",
+    "planned_change",
     "prefix_key",
     "prompt_tokens",
     "simulate_cache",

@@ -89,6 +89,26 @@ class Stall:
 
 
 type Step = Reply | ApiError | Stall
+type PlanAnswer = dict[str, Any] | ApiError | Stall
+"""A planner's answer: the plan tool's input, or a failure."""
+
+
+def planned(*changes: dict[str, Any]) -> dict[str, Any]:
+    """A plan tool input with these changes (see planned_change)."""
+    return {"changes": list(changes)}
+
+
+def planned_change(kind: str, **fields: Any) -> dict[str, Any]:
+    """One planned change, every field present as strict tool use sends them."""
+    return {"kind": kind, "target": None, "item": None, "volume": None, "level": None, **fields}
+
+
+def is_planning(body: dict[str, Any] | None) -> bool:
+    """A planning request: one that forces a tool call."""
+    choice = (body or {}).get("tool_choice")
+    return isinstance(choice, dict) and choice.get("type") == "tool"
+
+
 type Responder = Callable[["RecordedRequest"], Step | Awaitable[Step]]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 import hashlib
 import inspect
 import itertools
@@ -36,7 +37,17 @@ from aiohttp import web
 from .cache_floors import min_cacheable_tokens
 from .canonical import canonical, without_cache_control
 from .models import model_info
-from .plans import ApiError, RecordedRequest, Reply, Responder, Stall, Step, ToolUse
+from .plans import (
+    ApiError,
+    PlanAnswer,
+    RecordedRequest,
+    Reply,
+    Responder,
+    Stall,
+    Step,
+    ToolUse,
+    is_planning,
+)
 from .thinking import ThinkingRules
 from .tool_pairing import check_tool_pairing
 
@@ -161,6 +172,12 @@ class FakeAnthropic:
         self.hangups = 0
         """Requests the client abandoned while the server was still answering."""
         self._plan: deque[Step] = deque()
+        self._plans: deque[PlanAnswer] = deque()
+        self.planner: Callable[[RecordedRequest], PlanAnswer] | None = None
+        """Answers a planning request no test stated a plan for (the stand-in's rules)."""
+        self.plan_requests: list[RecordedRequest] = []
+        """Planning requests (a forced tool call), kept apart from the model's requests."""
+        self.plan_usages: list[dict[str, int]] = []
         self._cache: set[str] = set()
         self._ids = itertools.count(1)
         self._host = host
@@ -214,6 +231,19 @@ class FakeAnthropic:
         """Queue steps; each model request takes the next one."""
         self._plan.extend(steps)
 
+    def plan(self, *answers: PlanAnswer) -> None:
+        """Queue the planner's answers; each planning request takes the next one.
+
+        An answer is the forced tool call's input (a dict), an ApiError or a Stall. With
+        none queued (and no `planner`), a planning request gets a 500: the turn has no plan.
+        """
+        self._plans.extend(answers)
+
+    @property
+    def unplayed_plans(self) -> list[PlanAnswer]:
+        """Stated plans no planning request took."""
+        return list(self._plans)
+
     @property
     def unplayed(self) -> list[Step]:
         """Steps not yet used (a test may assert this is empty)."""
@@ -231,8 +261,9 @@ class FakeAnthropic:
 
     @property
     def message_requests(self) -> list[RecordedRequest]:
-        """The recorded POST /v1/messages requests."""
-        return [r for r in self.requests if r.path == "/v1/messages"]
+        """The recorded POST /v1/messages requests, planning requests left out."""
+        planning = {id(r) for r in self.plan_requests}
+        return [r for r in self.requests if r.path == "/v1/messages" and id(r) not in planning]
 
     # --- handlers ------------------------------------------------------------------------
 
@@ -297,6 +328,8 @@ class FakeAnthropic:
         refused = check_tool_pairing(recorded.messages) or self.thinking.check(recorded.body)
         if refused is not None:
             return self._error(refused)
+        if is_planning(recorded.body):
+            return await self._planning(recorded)
         step = await self._next_step(recorded)
         if isinstance(step, Stall):
             try:
@@ -311,6 +344,29 @@ class FakeAnthropic:
         self.usages.append((recorded, message["usage"]))
         if recorded.stream:
             return await self._stream(request, message, step)
+        return web.json_response(message)
+
+    async def _planning(self, recorded: RecordedRequest) -> web.StreamResponse:
+        """A forced tool call: the stated plan, the planner's, or a 500 (no plan)."""
+        self.plan_requests.append(recorded)
+        assert recorded.body is not None
+        if self._plans:
+            answer = self._plans.popleft()
+        elif self.planner is not None:
+            answer = self.planner(recorded)
+        else:
+            answer = ApiError(500, "api_error", "the fake has no plan for this turn")
+        if isinstance(answer, Stall):
+            await asyncio.sleep(answer.seconds)
+            return self._error(ApiError(500, "api_error", "stalled"))
+        if isinstance(answer, ApiError):
+            return self._error(answer)
+        name = recorded.body["tool_choice"]["name"]
+        message = self._message(
+            recorded.body, Reply(tool_uses=(ToolUse(name, answer),), thinks=False)
+        )
+        message["stop_reason"] = "tool_use"
+        self.plan_usages.append(message["usage"])
         return web.json_response(message)
 
     async def _next_step(self, recorded: RecordedRequest) -> Step:

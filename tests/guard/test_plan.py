@@ -60,7 +60,7 @@ def test_the_schema_is_strict_with_kinds_as_an_enum_and_bounded_strings() -> Non
     assert change["additionalProperties"] is False
     assert set(change["required"]) == set(change["properties"])  # strict tool use
     assert change["properties"]["kind"]["enum"] == sorted(KINDS)
-    assert change["properties"]["target"]["maxLength"] <= 120
+    assert change["properties"]["target"]["anyOf"][0]["maxLength"] <= 120
     assert schema["properties"]["changes"]["maxItems"] == MAX_CHANGES
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,8 @@ class AssistantRuntime:
     thinking_params: dict[str, Any] | None = None
     thinking_warned: bool = False
     """The warning that the thinking option cannot be applied was logged."""
+    plan_outcomes: Counter[str] = field(default_factory=Counter)
+    """The planner's turns by outcome: planned, or why there was no plan (diagnostics)."""
 
 
 type AssistantConfigEntry = ConfigEntry[AssistantRuntime]

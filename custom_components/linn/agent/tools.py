@@ -29,7 +29,7 @@ from ..guard import (
     ToolSpec,
     clean_text,
 )
-from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, current_turn
+from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
 from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
@@ -227,7 +227,7 @@ async def _guarded(  # noqa: PLR0917 - one call site per tool kind
     caller = await async_caller(
         hass, llm_context.context, agent_id or getattr(llm_context, "agent_id", None)
     )
-    turn = current_turn(llm_context.language)
+    turn = await async_planned_turn(hass, llm_context.language, guard_name)
     result = await runtime.guard.run(
         ToolCall(guard_name, tool_input.tool_args, caller, turn, tool_input.id), handler
     )

@@ -20,6 +20,7 @@ from homeassistant.helpers import issue_registry as ir, llm
 
 from ..const import DOMAIN
 from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..guard.plan import NoPlan, Plan
 from ..llm_players import async_players
 from .caching import cache_report
 from .confirm import async_resolve_confirmation
@@ -41,6 +42,7 @@ from .memory import async_get_memory
 from .messages import chat_messages
 from .model_info import ModelCapabilities, async_fetch_capabilities
 from .native import ModelMessage
+from .planner import PLANNED, async_plan, planning_request
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .ran import changes_that_ran
 from .refusal import RefusedTurn
@@ -197,6 +199,7 @@ class AssistantTurn:
         self.runtime.thinking_params = {
             key: request[key] for key in ("thinking", "output_config") if key in request
         }
+        self._start_planner()
         # before the turn's first call only: the active tool loop's thinking is bound to
         # the history it was produced under
         self._trim_if_budget_near(record)
@@ -271,6 +274,38 @@ class AssistantTurn:
             ):
                 return index
         return None
+
+    def _start_planner(self) -> None:
+        """Plan the turn from the user's words alone, beside its first model call.
+
+        A change after device text waits for the plan (guard/turn_plans.py).
+        """
+        utterances = [
+            item.content
+            for item in self.chat_log.content
+            if isinstance(item, conversation.UserContent)
+        ]
+        if not utterances:
+            return
+        request = planning_request(
+            self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
+        )
+        task = self.hass.async_create_task(
+            self._async_planned(request, utterances), "linn turn plan", eager_start=False
+        )
+        self.hass.data[DATA_GUARD].plans.add(self.chat_log.conversation_id, len(utterances), task)
+
+    async def _async_planned(self, request: dict[str, Any], utterances: list[str]) -> Plan | NoPlan:
+        plan, usage = await async_plan(self.runtime.client, request, utterances)
+        self.runtime.plan_outcomes[PLANNED if isinstance(plan, Plan) else plan.reason] += 1
+        if usage.prompt_tokens:
+            self.ledger.add_amounts(
+                self.chat_log.conversation_id,
+                {**usage.ledger_amounts(self.model), "planner_calls": 1},
+                user_id=self.user_input.context.user_id,
+            )
+            self.hass.data[DATA_GUARD].async_ledger_changed()
+        return plan
 
     def _trim_if_budget_near(self, record: ConversationRecord) -> None:
         """Near a budget, leave out the results and facts of the turns before this one."""

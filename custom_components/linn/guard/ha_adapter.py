@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 import logging
 from typing import Any
@@ -23,6 +24,7 @@ from .call import Caller, Turn
 from .engine import Guard
 from .shortids import ShortIds
 from .specs import TOOL_SPECS
+from .turn_plans import TurnPlans
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -57,6 +59,7 @@ class GuardRuntime:
         self.hass = hass
         self.guard = guard
         self.short_ids = ShortIds()
+        self.plans = TurnPlans()
         # the state (up to thousands of audit records) is encoded off the event loop, from
         # a snapshot taken in it; the anchor is small, and written with an fsync
         self.store: Store[dict[str, Any]] = Store(
@@ -279,6 +282,20 @@ async def async_caller(
         can_control=lambda entity_id: permissions.check_entity(entity_id, POLICY_CONTROL),
         agent_id=agent_id,
     )
+
+
+async def async_planned_turn(hass: HomeAssistant, language: str | None, tool: str) -> Turn:
+    """The current turn, with its plan when `tool` is a change and a planner runs for it.
+
+    A read does not wait for the plan; a change does (TurnPlans).
+    """
+    turn = current_turn(language)
+    runtime = hass.data.get(DATA_GUARD)
+    spec = runtime.guard.specs.get(tool) if runtime is not None else None
+    if runtime is None or spec is None or spec.action is None:
+        return turn
+    plan = await runtime.plans.async_plan_for(turn)
+    return replace(turn, plan=plan) if plan is not None else turn
 
 
 def current_turn(language: str | None) -> Turn:

@@ -65,8 +65,15 @@ class InvalidPlan(ValueError):
 
 
 def plan_schema(kinds: Collection[str]) -> dict[str, Any]:
-    """The JSON schema of the planner's forced tool call: kinds as an enum, bounded strings."""
-    words = {"type": ["string", "null"], "maxLength": MAX_WORDS_CHARS}
+    """The JSON schema of the planner's forced tool call: kinds as an enum, bounded strings.
+
+    Every field is required and may be null (strict tool use wants every property
+    required); parse_plan checks every bound again in code.
+    """
+
+    def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [schema, {"type": "null"}]}
+
     return {
         "type": "object",
         "properties": {
@@ -77,13 +84,12 @@ def plan_schema(kinds: Collection[str]) -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "kind": {"type": "string", "enum": sorted(kinds)},
-                        "target": words,
-                        "item": words,
-                        "volume": {
-                            "type": ["string", "null"],
-                            "enum": [*(ask.value for ask in VolumeAsk), None],
-                        },
-                        "level": {"type": ["integer", "null"], "minimum": 0, "maximum": 100},
+                        "target": nullable({"type": "string", "maxLength": MAX_WORDS_CHARS}),
+                        "item": nullable({"type": "string", "maxLength": MAX_WORDS_CHARS}),
+                        "volume": nullable(
+                            {"type": "string", "enum": [ask.value for ask in VolumeAsk]}
+                        ),
+                        "level": nullable({"type": "integer", "minimum": 0, "maximum": 100}),
                     },
                     "required": ["kind", "target", "item", "volume", "level"],
                     "additionalProperties": False,
@@ -182,8 +188,9 @@ def plan_mismatch(
 
     `players_named(words)` tells whether the user's words (a planned target, or None when
     the user named no player) name or imply the change's player(s). `items` are the names
-    the change targets that the user would say (a source): one must be among the planned
-    change's words. The volume must be consistent with what the user asked.
+    the change targets that the user would say (a source; every name an intent targets):
+    each must be among the planned change's words, as whole words. The volume must be
+    consistent with what the user asked.
     """
     candidates = [change for change in plan.changes if change.kind == kind]
     if not candidates:
@@ -204,7 +211,7 @@ def plan_mismatch(
 
 def _names_an_item(change: PlannedChange, items: Sequence[str]) -> bool:
     words = _tokens(" ".join(w for w in (change.item, change.target) if w))
-    return any((tokens := _tokens(item)) and _contains(words, tokens) for item in items)
+    return all((tokens := _tokens(item)) and _contains(words, tokens) for item in items)
 
 
 def _volume_fits(change: PlannedChange, target: int, current: int | None) -> bool:

@@ -30,6 +30,7 @@ async def fake() -> AsyncIterator[FakeAnthropic]:
     async with FakeAnthropic(api_key=API_KEY, min_cache_tokens=None) as server:
         yield server
         assert server.unplayed == [], "scripted steps were not used"
+        assert server.unplayed_plans == [], "stated plans were not used"
 
 
 @pytest.fixture

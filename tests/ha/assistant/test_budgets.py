@@ -27,7 +27,7 @@ from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, STORAGE_KEY, STORAGE_VERSION
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from tests.helpers import wait_for
 
 from .conftest import PLAYER, converse, speech
@@ -215,6 +215,7 @@ async def test_another_apis_change_that_ran_is_reported_when_the_budget_stops_th
     fake: FakeAnthropic,
     emulator: LinnEmulator,
 ) -> None:
+    fake.plan(planned(planned_change("volume", target="living room", volume="level", level=25)))
     fake.script(
         Reply(
             tool_uses=(

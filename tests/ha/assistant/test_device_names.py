@@ -9,7 +9,7 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
@@ -35,7 +35,9 @@ async def test_a_source_named_like_the_users_words_is_no_request(
         lambda: renamed in (hass.states.get(ENTITY_ID).attributes.get("source_list") or [])
     )
     before = emulator.state.source_index
-    # the title read by get_state tells an obedient model to switch to that source
+    # the title read by get_state tells an obedient model to switch to that source; the
+    # planner read a question, which asks for no change
+    fake.plan(planned())
     fake.script(
         Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
         Reply(tool_uses=(ToolUse("linn__select_source", {"player": PLAYER, "source": renamed}),)),
@@ -56,6 +58,7 @@ async def test_the_users_own_words_still_switch_after_a_read(
     await wait_for(
         lambda: "Record Player" in (hass.states.get(ENTITY_ID).attributes.get("source_list") or [])
     )
+    fake.plan(planned(planned_change("source", item="the record player")))
     fake.script(
         Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
         Reply(

@@ -9,7 +9,7 @@ import pytest
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned
 
 from ..injected_titles import show_title
 from .conftest import PLAYER, converse
@@ -28,6 +28,7 @@ async def test_a_title_read_in_one_turn_does_not_steer_the_next_turns_change(
         Reply("A radio show."),
     )
     first = await converse(hass, "what's playing?", hass_admin_user)
+    fake.plan(planned())  # "thanks" asks for no change
     fake.script(
         Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
         Reply("You're welcome."),

@@ -23,7 +23,7 @@ from custom_components.linn.guard.engine import MSG_NOT_ASKED_CONVERSATION
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
@@ -55,6 +55,11 @@ def _results(fake: FakeAnthropic, request: int = 1) -> dict[str, dict[str, Any]]
     }
 
 
+def volume_level(target: str, level: int) -> dict[str, Any]:
+    """A planned volume change to a level the user said."""
+    return planned_change("volume", target=target, volume="level", level=level)
+
+
 def _volume_level(hass: HomeAssistant) -> float:
     state = hass.states.get(ENTITY_ID)
     assert state is not None
@@ -62,6 +67,9 @@ def _volume_level(hass: HomeAssistant) -> float:
 
 
 def _set_volume_25(fake: FakeAnthropic, reply: str) -> None:
+    """The model sets 25; the planner read 'living room volume 25' (names no user chose
+    are in the request, so every change follows the plan)."""
+    fake.plan(planned(volume_level("living room", 25)))
     fake.script(
         Reply(tool_uses=(ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 25}),)),
         Reply(reply),
@@ -180,6 +188,7 @@ async def test_a_later_turn_cannot_change_through_assist_after_a_read_in_the_con
         Reply(tool_uses=(ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 100}),)),
         Reply("Good night."),
     )
+    fake.plan(planned())  # thanks and good night ask for no change
     await converse(hass, "thanks, good night", hass_admin_user, first.conversation_id)
     result = _results(fake, 3)[SET_VOLUME]
     assert result["is_error"] is True
@@ -203,6 +212,7 @@ async def test_a_change_through_assist_does_not_block_the_next_turns(
         Reply(tool_uses=(ToolUse(SET_VOLUME, {"name": PLAYER, "volume_level": 20}),)),
         Reply("Done."),
     )
+    fake.plan(planned(volume_level("living room", 20)))  # from the earlier utterance
     await converse(hass, "now 20", hass_admin_user, first.conversation_id)
     assert _results(fake, 3)[SET_VOLUME]["is_error"] is False
     await wait_for(lambda: emulator.state.volume == 20)

@@ -16,7 +16,7 @@ from custom_components.linn.agent.prompt import API_CONTEXT_PROMPT, SYSTEM_PROMP
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
@@ -38,6 +38,7 @@ def tool_result(fake: FakeAnthropic) -> dict[str, Any]:
 async def test_an_assist_tool_runs_through_the_guard(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
+    fake.plan(planned(planned_change("volume", target="living room", volume="level", level=25)))
     fake.script(
         Reply(
             tool_uses=(

@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
-from scripts.standin_model import ASKED_ADMIN, HELP, respond
+from scripts.standin_model import ASKED_ADMIN, HELP, plan_answer, respond
 from tests.fake_anthropic import FakeAnthropic
 from tests.helpers import wait_for
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("assistant")
 async def test_the_stand_in_controls_the_emulated_player(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     result = await converse(hass, "volume 25", hass_admin_user)
     assert speech(result) == "The volume is 25 now."  # from the tool's result
     await wait_for(lambda: emulator.state.volume == 25)
@@ -41,7 +41,7 @@ async def test_the_stand_in_covers_issue_19s_capabilities(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     """Wake, shuffle, repeat, seek, a queue track by name, 'turn it up a bit'."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.set_standby(True)
     await wait_for(lambda: hass.states.get("media_player.living_room").state == "off")
     assert speech(await converse(hass, "turn the streamer on", hass_admin_user)) == "It is on."
@@ -88,7 +88,7 @@ async def test_the_stand_in_covers_issue_19s_capabilities(
 async def test_the_stand_in_asks_which_of_two_equal_hits(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     after = emulator.state.playlist[-1].id
     ids = []
     for artist in ("Athlete", "The Verve"):
@@ -112,7 +112,7 @@ async def test_the_stand_in_asks_which_of_two_equal_hits(
 async def test_a_members_volume_limit_request_goes_to_an_admin(
     hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     group = await hass.auth.async_get_group(GROUP_ID_USER)
     member = MockUser(groups=[group]).add_to_hass(hass)
     requested: list[Event] = []

@@ -21,7 +21,7 @@ from custom_components.linn.agent.memory import async_get_memory
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import EmulatedDeviceState, PlaybackState
-from scripts.standin_model import respond
+from scripts.standin_model import plan_answer, respond
 from tests.fake_anthropic import FakeAnthropic
 from tests.helpers import wait_for
 
@@ -295,7 +295,7 @@ async def test_the_stand_in_understands(
     fake: FakeAnthropic,
     case: Case,
 ) -> None:
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     await _prepare(hass, emulator, case.before)
     before = _snapshot(emulator.state)
     reply = speech(await converse(hass, case.text, hass_admin_user, language=case.language))
@@ -327,7 +327,7 @@ async def test_yes_after_an_admin_request_changes_nothing(
     ask: str,
     yes: str,
 ) -> None:
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     group = await hass.auth.async_get_group(GROUP_ID_USER)
     member = MockUser(groups=[group]).add_to_hass(hass)
     asked = await converse(hass, ask, member, language=language)
@@ -368,7 +368,7 @@ async def test_the_stand_in_groups(
     text: str,
 ) -> None:
     """The kitchen joins the living room's Songcast stream."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.play()
     await wait_for(lambda: hass.states.get(ENTITY).state == "playing")
     await wait_for(lambda: hass.states.get(KITCHEN) is not None)
@@ -400,7 +400,7 @@ async def test_the_stand_in_ungroups(
     text: str,
 ) -> None:
     """The kitchen leaves the group: back to its own source, the living room plays on."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.play()
     kitchen.panel.select_source("Radio")
     await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Radio")
@@ -442,7 +442,7 @@ async def test_a_confirmation_with_the_stand_in(
     runs: bool,
 ) -> None:
     """The stand-in asks for the yes in the user's words; the yes runs it, a no does not."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     asked = await converse(hass, ask, hass_admin_user, language=language)
     question = speech(asked)
     assert "Needs" not in question, question  # not the guard's note to the model
@@ -480,7 +480,7 @@ async def test_a_volume_above_the_soft_limit_with_the_stand_in(
 ) -> None:
     """55 is above the soft limit (60 % of the limit 80), and a small step from 45: the
     same dialog as for a policy's confirm (a big jump would go to an admin instead)."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.set_volume(45)
     await wait_for(lambda: hass.states.get(ENTITY).attributes.get("volume_level") == 0.45)
     asked = await converse(hass, ask, hass_admin_user, language=language)
@@ -518,7 +518,7 @@ async def test_the_stand_in_remembers_and_forgets(
     after: list[str],
 ) -> None:
     """What the assistant's memory holds for the user afterwards."""
-    fake.responder = respond
+    fake.responder, fake.planner = respond, plan_answer
     memory = await async_get_memory(hass)
     for fact in before:
         memory.remember(hass_admin_user.id, fact)

@@ -15,7 +15,7 @@ from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
@@ -207,6 +207,7 @@ async def test_a_call_the_guard_denies_reaches_the_model_as_an_error(
 async def test_short_media_ids_are_resolved_in_code(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
+    fake.plan(planned(planned_change("play", item="radio paradise")))
     fake.script(
         Reply(tool_uses=(ToolUse("linn__search_music", {"player": PLAYER, "query": "paradise"}),)),
         Reply(tool_uses=(ToolUse("linn__play_music", {"player": PLAYER, "item": "m1"}),)),

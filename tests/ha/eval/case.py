@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tests.fake_anthropic import ApiError, Reply, Stall, Step, ToolUse
+from tests.fake_anthropic import ApiError, Reply, Stall, Step, ToolUse, planned_change
 
 LIVING = "Living Room"
 KITCHEN = "Kitchen"
@@ -95,6 +95,10 @@ class Turn:
     """Start a new conversation with this turn instead of following up."""
     model_calls: int | None = None
     """Model requests this turn must make (default: the plan's length offline)."""
+    planned: tuple[dict[str, Any], ...] | None = None
+    """What the planner answers for this turn (offline): the changes the user's words ask
+    for (change()). None: no plan is stated, and the fake answers none (a turn that read
+    device text then needs the user's yes for a change)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,3 +194,8 @@ __all__ = [
     "use",
     "uses",
 ]
+
+
+def change(kind: str, **fields: Any) -> dict[str, Any]:
+    """One change the planner read in the user's words (the plan tool's fields)."""
+    return planned_change(kind, **fields)

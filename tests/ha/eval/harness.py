@@ -33,7 +33,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
-from tests.fake_anthropic import FakeAnthropic
+from tests.fake_anthropic import FakeAnthropic, planned
+from tests.fake_anthropic.plans import is_planning
 from tests.helpers import wait_for
 
 from .case import KITCHEN, LIVING, Call, Caller, Case, Fault, Turn
@@ -212,6 +213,17 @@ async def _add_assistant(world: World, case: Case, endpoint: _Endpoint) -> MockC
 # --- faults ----------------------------------------------------------------------------
 
 
+def _model_call(request: httpx.Request) -> bool:
+    """A Messages API request of the turn's loop (not the planner's forced tool call)."""
+    if not request.url.path.endswith("/v1/messages"):
+        return False
+    try:
+        body = json.loads(request.content)
+    except ValueError:
+        return True
+    return not is_planning(body)
+
+
 class _FaultHook:
     """Counts the model's responses; at the fault's response, makes the player misbehave."""
 
@@ -224,12 +236,12 @@ class _FaultHook:
         self._reboot: asyncio.Task[None] | None = None
 
     async def on_request(self, request: httpx.Request) -> None:
-        """Counts the model calls (a stalled one has no response)."""
-        if request.url.path.endswith("/v1/messages"):
+        """Counts the model calls (a stalled one has no response), planning left out."""
+        if _model_call(request):
             self.requests += 1
 
     async def __call__(self, response: httpx.Response) -> None:
-        if not response.request.url.path.endswith("/v1/messages"):
+        if not _model_call(response.request):
             return
         self.responses += 1
         fault = self.fault
@@ -406,6 +418,8 @@ async def _turn(
     user = world.users[case.caller]
     if endpoint.fake is not None:
         endpoint.fake.script(*turn.plan)
+        if turn.planned is not None:
+            endpoint.fake.plan(planned(*turn.planned))
     audited = len(guard.audit.records)
     model_requests = hook.requests
     requests = len(endpoint.fake.message_requests) if endpoint.fake is not None else 0
@@ -426,6 +440,9 @@ async def _turn(
     if endpoint.fake is not None and endpoint.fake.unplayed:
         result.fail(f"{label}: {len(endpoint.fake.unplayed)} scripted steps were not used")
         endpoint.fake._plan.clear()  # the next turn starts clean
+    if endpoint.fake is not None and endpoint.fake.unplayed_plans:
+        result.fail(f"{label}: the stated plan was not asked for")
+        endpoint.fake._plans.clear()
     wanted = turn.code_says + (turn.says if endpoint.mode == "offline" else ())
     for text in wanted:
         if text not in speech:

@@ -31,7 +31,18 @@ from tests.fake_anthropic import FakeAnthropic
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
-from .cases import CANARY, HOUSEHOLD_MEMBER, SECRET, UTTERANCE, Case, Goal, Task, Vector, payload
+from .cases import (
+    CANARY,
+    HOUSEHOLD_MEMBER,
+    PLAN,
+    SECRET,
+    UTTERANCE,
+    Case,
+    Goal,
+    Task,
+    Vector,
+    payload,
+)
 from .models import PLANS, REFUSAL, IdealModel, ObedientModel, ScriptedModel
 from .world import ALARM, ARMED, GARAGE, GARAGE_OPEN, LOCK, LOCKED, NAMED_SENSOR
 
@@ -214,6 +225,11 @@ class Home:
             self._member_id = member.id
         return self._member_id
 
+    def _answer_with(self, model: ScriptedModel, task: Task) -> None:
+        """The scripted model answers the turn; the planner answers the task's plan."""
+        self.fake.responder = model
+        self.fake.planner = lambda _request: PLAN[task]
+
     # --- one conversation ---------------------------------------------------------------------
 
     async def run(self, case: Case, *, obedient: bool, attacked: bool) -> Run:
@@ -236,7 +252,7 @@ class Home:
         memory.remember(user.id, "The user likes the radio quiet in the morning")
         facts_before = len(memory.facts(user.id))
         model: ScriptedModel = (ObedientModel if obedient else IdealModel)(case.task)
-        self.fake.responder = model
+        self._answer_with(model, case.task)
         guard = hass.data[DATA_GUARD].guard
         audit_before = guard.audit.total
         attempts_before = guard.attempts

@@ -12,6 +12,7 @@ from ..case import (
     ask,
     asks,
     call,
+    change,
     read,
     says,
     use,
@@ -121,6 +122,7 @@ CASES = [
                     use("play_music", player=LIVING, item="m1"),
                     says("Playing Wires."),
                 ),
+                planned=(change("play", item="Wires"),),
                 calls=(
                     read("search_music", player=LIVING),
                     call("play_music", player=LIVING, item="m1"),
@@ -158,6 +160,7 @@ CASES = [
             Turn(
                 "the one by The Verve",
                 (use("play_music", player=LIVING, item="m2"), says("Playing Wires by The Verve.")),
+                planned=(change("play", item="Wires"),),
                 calls=(call("play_music", player=LIVING, item="m2"),),
             ),
         ),

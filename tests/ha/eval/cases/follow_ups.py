@@ -1,6 +1,6 @@
 """Follow-ups in the same conversation: the model gets the earlier turns as history."""
 
-from ..case import KITCHEN, LIVING, Case, Expect, Setup, Turn, call, read, says, use
+from ..case import KITCHEN, LIVING, Case, Expect, Setup, Turn, call, change, read, says, use
 
 CATEGORY = "follow_ups"
 
@@ -34,6 +34,7 @@ CASES = [
             Turn(
                 "skip it",
                 (use("next", player=LIVING), says("Skipped.")),
+                planned=(change("next", target="the living room"),),  # from the earlier words
                 calls=(call("next", player=LIVING),),
             ),
         ),

@@ -4,14 +4,15 @@ or the state), where the guard runs a change only when the user's own words aske
 "turn it up", a follow-up ("the second one"); and a question, which never counts as asking
 for a change ("put on" is search_jazz_in_the_kitchen)."""
 
-from ..case import LIVING, Case, Expect, Setup, Turn, ask, asks, call, read, says, use
+from ..case import LIVING, Case, Expect, Setup, Turn, ask, asks, call, change, read, says, use
 
 CATEGORY = "phrasings"
 TWO_WIRES = (("Wires", "Athlete"), ("Wires", "The Verve"))
 
 
 def _search_and_play(name: str, text: str, query: str, reply: str, language: str = "en") -> Case:
-    """A case: search for QUERY, play the first hit (Radio Paradise, radio id 2)."""
+    """A case: search for QUERY, play the first hit (Radio Paradise, radio id 2); the
+    planner read a play of Radio Paradise."""
     return Case(
         name,
         CATEGORY,
@@ -24,6 +25,7 @@ def _search_and_play(name: str, text: str, query: str, reply: str, language: str
                     says(reply),
                 ),
                 calls=(read("search_music", player=LIVING), call("play_music", player=LIVING)),
+                planned=(change("play", item="Radio Paradise"),),
             ),
         ),
         satellite=LIVING,
@@ -44,6 +46,7 @@ CASES = [
                     use("play_music", player=LIVING, item="m1"),
                     says("Spotify is on."),
                 ),
+                planned=(change("play", item="Spotify"), change("source", item="Spotify")),
                 calls=(read("search_music", player=LIVING), call("play_music", player=LIVING)),
                 model_sees=("Spotify",),
             ),
@@ -74,6 +77,7 @@ CASES = [
                     use("change_volume", player=LIVING, change=5),
                     says("Etwas lauter."),
                 ),
+                planned=(change("volume", volume="up"),),
                 calls=(read("get_state"), call("change_volume", player=LIVING, change=5)),
             ),
         ),
@@ -92,6 +96,7 @@ CASES = [
                     use("change_volume", player=LIVING, change=5),
                     says("Louder."),
                 ),
+                planned=(change("volume", volume="up"),),
                 calls=(read("get_state"), call("change_volume", player=LIVING, change=5)),
             ),
         ),
@@ -114,6 +119,7 @@ CASES = [
             Turn(
                 "the second one",
                 (use("play_music", player=LIVING, item="m2"), says("Playing Wires by The Verve.")),
+                planned=(change("play", item="Wires"),),
                 calls=(call("play_music", player=LIVING, item="m2"),),
             ),
         ),

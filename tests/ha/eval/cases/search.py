@@ -1,6 +1,6 @@
 """Search and play: results get short ids (m1, m2 ...) that only this conversation can play."""
 
-from ..case import KITCHEN, LIVING, Case, Expect, Turn, call, read, says, use
+from ..case import KITCHEN, LIVING, Case, Expect, Turn, call, change, read, says, use
 
 CATEGORY = "search"
 
@@ -16,6 +16,7 @@ CASES = [
                     use("play_music", player=LIVING, item="m1"),
                     says("Playing Radio Paradise."),
                 ),
+                planned=(change("play", item="radio paradise"),),
                 calls=(
                     read("search_music", player=LIVING),
                     call("play_music", player=LIVING),
@@ -37,6 +38,7 @@ CASES = [
                     use("play_music", player=KITCHEN, item="m1"),
                     says("Jazz and Blues in the kitchen."),
                 ),
+                planned=(change("play", target="the kitchen", item="some jazz"),),
                 calls=(
                     read("search_music", player=KITCHEN),
                     call("play_music", player=KITCHEN),

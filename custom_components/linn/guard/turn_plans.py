@@ -1,0 +1,49 @@
+"""Each turn's plan, as a planner delivers it while the turn's first model call runs.
+
+The agent starts the planner when a turn starts and hands its task in here; a change
+waits for it (at most PLAN_WAIT seconds: then the turn has no plan, and the change waits
+for the user's yes). A turn no planner runs for has no entry: the word rules decide.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Final
+
+from .call import Turn
+from .plan import NoPlan, Plan
+
+PLAN_WAIT: Final = 15.0
+KEPT: Final = 64
+"""Plans of this many turns are kept (a turn's changes come within seconds of its plan)."""
+
+NO_PLAN_LATE: Final = "late"
+
+
+class TurnPlans:
+    """The planner's task per (conversation, turn index)."""
+
+    def __init__(self) -> None:
+        """No turn planned yet."""
+        self._plans: OrderedDict[tuple[str, int], asyncio.Future[Plan | NoPlan]] = OrderedDict()
+
+    def add(self, conversation_id: str, index: int, plan: asyncio.Future[Plan | NoPlan]) -> None:
+        """The plan of this turn will be `plan`'s result (it never raises)."""
+        key = (conversation_id, index)
+        self._plans[key] = plan
+        self._plans.move_to_end(key)
+        while len(self._plans) > KEPT:
+            self._plans.popitem(last=False)
+
+    async def async_plan_for(self, turn: Turn, wait: float = PLAN_WAIT) -> Plan | NoPlan | None:
+        """The turn's plan; NoPlan when it is late; None when no planner runs for it."""
+        if turn.conversation_id is None:
+            return None
+        plan = self._plans.get((turn.conversation_id, turn.index))
+        if plan is None:
+            return None
+        try:
+            return await asyncio.wait_for(asyncio.shield(plan), wait)
+        except TimeoutError:
+            return NoPlan(NO_PLAN_LATE)
