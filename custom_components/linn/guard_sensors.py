@@ -47,7 +47,7 @@ class GuardSensor(SensorEntity):
 
 
 class PendingApprovalsSensor(GuardSensor):
-    """Requests for this player that wait for an administrator."""
+    """How many requests for this player wait for an administrator: the count only."""
 
     def __init__(self, udn: str) -> None:
         """Key pending_approvals."""
@@ -62,20 +62,8 @@ class PendingApprovalsSensor(GuardSensor):
             return 0
         return sum(entity_id in r.entity_ids for r in runtime.guard.pending.awaiting_approval())
 
-    @property
-    def extra_state_attributes(self) -> dict[str, list[str]]:
-        """The request ids, for automations and the dashboard."""
-        entity_id = self.player_entity_id
-        runtime = self.hass.data.get(DATA_GUARD)
-        if runtime is None or entity_id is None:
-            return {"request_ids": []}
-        return {
-            "request_ids": [
-                r.request_id
-                for r in runtime.guard.pending.awaiting_approval()
-                if entity_id in r.entity_ids
-            ]
-        }
+    # No attributes: every user reads every state, so the request ids, tools and requesters
+    # go only to the admins (their phones and the approvals card's websocket API).
 
 
 class AssistantCallsTodaySensor(GuardSensor):

@@ -15,7 +15,13 @@ from homeassistant.core import Event, HomeAssistant, callback
 from .approvals import EVENT_REQUESTED, EVENT_RESOLVED
 from .const import DOMAIN
 
-OUTCOME_WORDS = {"approved": "approved", "denied": "denied", "expired": "expired"}
+REQUESTED_MESSAGE = "an assistant request is waiting for an administrator"
+ANSWERED_MESSAGE = "an administrator answered an assistant request"
+EXPIRED_MESSAGE = "an assistant request expired unanswered"
+"""Every user reads the logbook: no request id, tool, arguments or requester here. The details
+go to the admins only (their phones and the approvals card); the events keep them for admins'
+automations (only admins may subscribe to them). The logbook has no translations for
+described events, so these are English, like Home Assistant's own."""
 
 
 @callback
@@ -23,17 +29,17 @@ def async_describe_events(
     hass: HomeAssistant,
     async_describe_event: Callable[[str, str, Callable[[Event], dict[str, Any]]], None],
 ) -> None:
-    """Describe approval requests and their outcomes."""
+    """Describe approval requests and their outcomes, without their details."""
 
     @callback
     def describe(event: Event) -> dict[str, Any]:
         data = event.data
-        request_id, tool = str(data.get("request_id")), str(data.get("tool"))
         if event.event_type == EVENT_REQUESTED:
-            message = f"an assistant asked for approval of {tool} (request {request_id})"
+            message = REQUESTED_MESSAGE
+        elif data.get("outcome") == "expired":
+            message = EXPIRED_MESSAGE
         else:
-            outcome = OUTCOME_WORDS.get(str(data.get("outcome")), "answered")
-            message = f"request {request_id} ({tool}) was {outcome}"
+            message = ANSWERED_MESSAGE
         return {
             LOGBOOK_ENTRY_NAME: "Linn assistant",
             LOGBOOK_ENTRY_MESSAGE: message,

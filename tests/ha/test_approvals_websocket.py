@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+import json
 import re
 from typing import Any
 
@@ -22,6 +23,8 @@ from linn_emulator import LinnEmulator
 from .assist_api import PLAYER, assist, call
 
 type Client = Any
+
+PENDING_SENSOR = "sensor.living_room_pending_approvals"
 
 
 pytestmark = pytest.mark.usefixtures("llm_ready")
@@ -263,3 +266,46 @@ async def test_a_member_sees_no_approval_details_in_persistent_notifications(
     assert (await decide(admin, request_ids[1], approve=False))["outcome"] == "denied"
     await hass.async_block_till_done()
     assert await current() == {}
+
+
+async def test_a_member_sees_no_approval_details_in_entity_states(
+    hass: HomeAssistant,
+    hass_ws_client: WebSocketGenerator,
+    hass_admin_user: User,
+    guest: User,
+    emulator: LinnEmulator,
+) -> None:
+    """Every user reads every state: the Pending approvals sensor says only how many wait."""
+    assert not guest.is_admin
+    assert not guest.is_owner
+    member = await hass_ws_client(hass, await token_for(hass, guest))
+    await member.send_json_auto_id({"type": "subscribe_entities"})
+    assert (await member.receive_json())["success"]
+    pushed: list[Any] = [await member.receive_json()]  # the current states
+
+    admin_asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=17)
+    guest_asked = await ask(hass, guest, "set_volume", player=PLAYER, volume=75)
+    assert guest_asked.data["error"].startswith("Needs approval"), guest_asked.data
+    await hass.async_block_till_done()
+    request_ids = [admin_asked.data["request_id"], guest_asked.data["request_id"]]
+    while True:
+        try:
+            async with asyncio.timeout(0.2):
+                pushed.append(await member.receive_json())
+        except TimeoutError:
+            break
+    await member.send_json_auto_id({"type": "get_states"})
+    while (states := await member.receive_json())["type"] != "result":
+        pushed.append(states)
+    assert states["success"], states
+
+    sensor = next(s for s in states["result"] if s["entity_id"] == PENDING_SENSOR)
+    assert sensor["state"] == "2"  # that requests wait is all anyone learns
+    everything = json.dumps([states["result"], pushed])
+    assert "set_volume" not in everything
+    for secret in [*request_ids, "Mock User", "Guest", hass_admin_user.id, guest.id]:
+        found = re.search(rf"\b{re.escape(secret)}\b", everything)
+        assert not found, everything[max(found.start() - 80, 0) : found.end() + 20]
+    on_the_sensor = json.dumps([sensor, [m for m in pushed if PENDING_SENSOR in json.dumps(m)]])
+    for argument in ("17", "75"):
+        assert not re.search(rf"\b{argument}\b", on_the_sensor), argument
