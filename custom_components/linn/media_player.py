@@ -76,8 +76,23 @@ PLAYBACK_STATES: dict[PlaybackState, MediaPlayerState] = {
     PlaybackState.EOS: MediaPlayerState.IDLE,  # not in Transport:1 (ohPipeline); read leniently
     PlaybackState.WAITING: MediaPlayerState.IDLE,  # e.g. Songcast waiting for its sender
 }
+_VOLUME_ONLY = frozenset({Service.VOLUME})
 POSITION_JUMP_SECONDS = 1.5
 """A Time event further than this from the extrapolated position is a seek."""
+
+
+def _features(state: DeviceState) -> Feature:
+    """Computed from what the device reports, not guessed from the source."""
+    features = BASE_FEATURES
+    if state.has_volume:
+        features |= VOLUME_FEATURES
+    if state.can_group:
+        features |= Feature.GROUPING
+    capabilities = state.capabilities
+    for capability, feature in CAPABILITY_FEATURES.items():
+        if capability in capabilities:
+            features |= feature
+    return features
 
 
 async def async_setup_entry(
@@ -103,13 +118,12 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         self._position_updated_at: datetime | None = None
         self._position_from: tuple[int | None, float | None] | None = None
         """The device's (seconds, seconds_updated_at) the position was recorded from."""
-        self._features: tuple[object, object, object, Feature] | None = None
-        """supported_features and the (services, product, transport) it was computed from."""
         self._clamped: tuple[int, float] | None = None
         """The limit of the last clamped volume and when (monotonic), while clamps go on."""
         self._group: tuple[int, str, list[str] | None] | None = None
         """group_members and the (groups version, entity id) it was computed at."""
         self._track_position(force=True)
+        self._update_shown(None)
 
     # --- pushed updates -----------------------------------------------------------
 
@@ -124,6 +138,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
+        self._update_shown(changed)
         if changed & {Service.RECEIVER, Service.SENDER}:
             async_dispatcher_send(self.hass, SIGNAL_GROUPS_CHANGED)
         if changed == frozenset({Service.TIME}):
@@ -183,54 +198,50 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- state --------------------------------------------------------------------
 
-    @property
-    def state(self) -> MediaPlayerState:
-        """Off in standby; otherwise what the transport says."""
-        if self._state.product.standby:
-            return MediaPlayerState.OFF
-        playback_state = self._state.playback_state
-        if playback_state is None:
-            return MediaPlayerState.ON
-        return PLAYBACK_STATES[playback_state]
+    def _update_shown(self, changed: frozenset[Service] | None) -> None:
+        """Set the `_attr_` values Home Assistant reads, from the device's state.
 
-    @property
-    def supported_features(self) -> Feature:
-        """Computed from what the device reports, not guessed from the source."""
+        Called on every change, before any write: a volume event sets only the volume's
+        two (the hot path of a volume knob); anything else (or None: all) sets them all.
+        Home Assistant then reads them as it reads any entity's `_attr_` values.
+        """
         state = self._state
-        cached = self._features
-        if (
-            cached is not None
-            and cached[0] is state.services
-            and cached[1] is state.product
-            and cached[2] is state.transport
-        ):
-            return cached[3]  # read three times per write; the states are immutable
-        features = BASE_FEATURES
-        if state.has_volume:
-            features |= VOLUME_FEATURES
-        if state.can_group:
-            features |= Feature.GROUPING
-        capabilities = state.capabilities
-        for capability, feature in CAPABILITY_FEATURES.items():
-            if capability in capabilities:
-                features |= feature
-        self._features = (state.services, state.product, state.transport, features)
-        return features
+        volume = state.volume
+        self._attr_volume_level = (
+            None
+            if volume.volume is None or not volume.volume_max
+            else volume.volume / volume.volume_max
+        )
+        self._attr_is_volume_muted = volume.mute
+        if changed == _VOLUME_ONLY:
+            return
+        product = state.product
+        info = state.info
+        track = info.track
+        if product.standby:
+            self._attr_state = MediaPlayerState.OFF
+        else:
+            playback_state = state.playback_state
+            self._attr_state = (
+                MediaPlayerState.ON if playback_state is None else PLAYBACK_STATES[playback_state]
+            )
+        self._attr_supported_features = _features(state)
+        self._attr_source_list = [source.name for source in product.visible_sources]
+        self._attr_source = product.source.name if product.source else None
+        self._attr_media_content_id = info.uri
+        # radio now-playing text (Metatext) when there is some, else the track title;
+        # the station name as the channel while Metatext is shown
+        self._attr_media_title = info.metatext or track.title
+        self._attr_media_channel = track.title if info.metatext else None
+        self._attr_media_artist = ", ".join(track.artists) if track.artists else None
+        self._attr_media_album_name = track.album
+        self._attr_media_image_url = track.album_art_uri
+        self._attr_media_duration = state.time.duration or info.duration or None
+        self._attr_shuffle = state.shuffle
+        repeat = state.repeat
+        self._attr_repeat = None if repeat is None else RepeatMode.ALL if repeat else RepeatMode.OFF
 
     # --- volume -------------------------------------------------------------------
-
-    @property
-    def volume_level(self) -> float | None:
-        """Volume scaled by the device's VolumeMax (not assumed to be 100)."""
-        volume = self._state.volume
-        if volume.volume is None or not volume.volume_max:
-            return None
-        return volume.volume / volume.volume_max
-
-    @property
-    def is_volume_muted(self) -> bool | None:
-        """Mute state."""
-        return self._state.volume.mute
 
     @command
     async def async_set_volume_level(self, volume: float) -> None:
@@ -281,17 +292,6 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         """Enter standby."""
         await self.device.set_standby(True)
 
-    @property
-    def source_list(self) -> list[str]:
-        """Visible sources by the names the user gave them."""
-        return [source.name for source in self._state.product.visible_sources]
-
-    @property
-    def source(self) -> str | None:
-        """The current source's user-facing name."""
-        source = self._state.product.source
-        return source.name if source else None
-
     @command
     async def async_select_source(self, source: str) -> None:
         """Select by user-facing name (or system name); sent by system name."""
@@ -305,50 +305,12 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                 translation_key="unknown_source",
                 translation_placeholders={
                     "source": source,
-                    "sources": ", ".join(self.source_list),
+                    "sources": ", ".join(self.source_list or []),
                 },
             )
         await self.device.select_source(match.system_name)
 
     # --- now playing --------------------------------------------------------------
-
-    @property
-    def media_content_id(self) -> str | None:
-        """URI of the current track."""
-        return self._state.info.uri
-
-    @property
-    def media_title(self) -> str | None:
-        """Radio now-playing text (Metatext) when there is some, else the track title."""
-        info = self._state.info
-        return info.metatext or info.track.title
-
-    @property
-    def media_artist(self) -> str | None:
-        """Track artist(s)."""
-        artists = self._state.info.track.artists
-        return ", ".join(artists) if artists else None
-
-    @property
-    def media_album_name(self) -> str | None:
-        """Album of the current track."""
-        return self._state.info.track.album
-
-    @property
-    def media_image_url(self) -> str | None:
-        """Album art from the track metadata."""
-        return self._state.info.track.album_art_uri
-
-    @property
-    def media_channel(self) -> str | None:
-        """Station name while a Metatext (radio) title is shown."""
-        info = self._state.info
-        return info.track.title if info.metatext else None
-
-    @property
-    def media_duration(self) -> int | None:
-        """Track length in seconds."""
-        return self._state.time.duration or self._state.info.duration or None
 
     @property
     def media_position(self) -> int | None:
@@ -359,19 +321,6 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
     def media_position_updated_at(self) -> datetime | None:
         """When media_position was valid."""
         return self._position_updated_at
-
-    @property
-    def shuffle(self) -> bool | None:
-        """Shuffle, from Transport (else Playlist)."""
-        return self._state.shuffle
-
-    @property
-    def repeat(self) -> RepeatMode | None:
-        """Linn repeat is all-or-nothing."""
-        repeat = self._state.repeat
-        if repeat is None:
-            return None
-        return RepeatMode.ALL if repeat else RepeatMode.OFF
 
     # --- transport ----------------------------------------------------------------
 
