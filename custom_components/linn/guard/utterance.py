@@ -27,6 +27,12 @@ _QUESTION_MARKS = ("?", "\u00bf", "\uff1f", "\u061f")
 _CLAUSE_BREAKS = re.compile(r"([.?!;,:\n\u00bf\u00a1]+)")
 
 
+_TITLE_WORD_KINDS = frozenset({"standby", "mute", "volume", "limit"})
+"""Kinds whose words a title is full of ("Sleep", "Hush", "Wake Me Up", "Turn It Off"): a
+clause that names what to hear (Language.hear_starts) does not ask for them. Other kinds
+still can ("play it in the kitchen too", "play them in random order", "play that again")."""
+
+
 def has_rules(language: str | None) -> bool:
     """True when the guard has word rules for this language (README: en, de, fr, nl, es).
 
@@ -197,6 +203,9 @@ def _asks_for(
     phrases = [phrase for phrase in (_phrase(term) for term in extra_terms) if phrase]
     if narrow and phrases and not any(f" {phrase} " in text for phrase in phrases):
         return False
+    if action in _TITLE_WORD_KINDS:
+        # the words after "play" are what to hear: "sleep", "hush", "up" are the title's
+        clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
     if any(lang.asks_for(clause, action) for clause in clauses):
         return True
     if action == "volume":
@@ -252,6 +261,8 @@ def _numbers(clause: list[str], lang: Language) -> list[tuple[int, int, int]]:
 def _volume_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
     numbers: set[int] = set()
     for clause in clauses:
+        if any_rule(lang.hear_starts, clause):
+            continue  # "play 99 Luftballons"
         for value, first, last in _numbers(clause, lang):
             before = clause[first - 1] if first > 0 else ""
             after = clause[last + 1] if last + 1 < len(clause) else ""
@@ -292,6 +303,8 @@ def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
     """(asks for more, asks for less), from the clauses that are not questions."""
     up = down = False
     for clause in _clauses(utterance, lang):
+        if any_rule(lang.hear_starts, clause):
+            continue  # "play Wake Me Up"
         up |= any_rule(lang.volume_up, clause)
         down |= any_rule(lang.volume_down, clause)
         for index, word in enumerate(clause):

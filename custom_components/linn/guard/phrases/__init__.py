@@ -140,6 +140,10 @@ class Language:
     """Words of a thank-you or goodbye: no follow-up."""
     retry: frozenset[str] = frozenset()
     """Words of 'try again': repeats the previous request."""
+    hear_starts: tuple[Rule, ...] = ()
+    """A clause that opens with one of these names what to hear after it ("play Hush by
+    Deep Purple", "spiel Musik aus den Achtzigern"): its words ask only to play or switch,
+    never for another kind of change or a volume ("hush", "aus", "up" are the title's)."""
 
     def asks_for(self, clause: list[str], purpose: str) -> bool:
         """True when the clause holds one of the purpose's patterns."""

@@ -82,6 +82,10 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"please", "thanks", "thank you"}),
     conjunctions=frozenset({"and", "then", "but"}),
+    hear_starts=rules(
+        "^play", "^play me", "^put on", "^listen to", "^i want to hear", "^i'd like to hear",
+        "^can|could you play", "^let's hear", "^i wanna hear",
+    ),
     fillers=frozenset(
         {"and", "then", "but", "also", "oh", "so", "hey", "ok", "okay", "well", "please",
          "actually", "now", "um", "uh", "right", "alright", "just", "kindly"}
