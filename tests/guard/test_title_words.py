@@ -33,6 +33,7 @@ def test_a_title_with_up_in_it_asks_for_no_louder_volume() -> None:
     """'play Wake Me Up by Avicii' let an injected 47 through (from 30)."""
     assert not utterance_allows_volume("play Wake Me Up by Avicii", 47, 30, "en")
     assert not utterance_allows_volume("spiel 99 Luftballons", 99, 30, "de")
+    assert utterance_allows_volume("play the turntable at volume 25", 25, 30, "en")
 
 
 @pytest.mark.parametrize(
@@ -43,6 +44,8 @@ def test_a_title_with_up_in_it_asks_for_no_louder_volume() -> None:
         ("play that again", "en", "previous"),
         ("play Sleep by Max Richter and turn it off at midnight", "en", "standby"),
         ("spiel Jazz und mach es lauter", "de", "volume"),
+        ("play the turntable at volume 25", "en", "volume"),
+        ("spiel Jazz mit Lautstärke 20", "de", "volume"),
     ],
 )
 def test_a_play_clause_still_asks_for_what_it_says_and_other_clauses_count(

@@ -205,7 +205,13 @@ def _asks_for(
         return False
     if action in _TITLE_WORD_KINDS:
         # the words after "play" are what to hear: "sleep", "hush", "up" are the title's
-        clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
+        # ("play jazz at volume 25" still names the volume itself)
+        clauses = [
+            clause
+            for clause in clauses
+            if not any_rule(lang.hear_starts, clause)
+            or (action == "volume" and lang.volume_words & set(clause))
+        ]
     if any(lang.asks_for(clause, action) for clause in clauses):
         return True
     if action == "volume":
@@ -261,11 +267,12 @@ def _numbers(clause: list[str], lang: Language) -> list[tuple[int, int, int]]:
 def _volume_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
     numbers: set[int] = set()
     for clause in clauses:
-        if any_rule(lang.hear_starts, clause):
-            continue  # "play 99 Luftballons"
+        hear = any_rule(lang.hear_starts, clause)  # "play 99 Luftballons"
         for value, first, last in _numbers(clause, lang):
             before = clause[first - 1] if first > 0 else ""
             after = clause[last + 1] if last + 1 < len(clause) else ""
+            if hear and not lang.volume_words & set(clause[max(0, first - 2) : first]):
+                continue  # in a title, only "volume 25" or "volume to 25" is a volume
             if before in lang.not_volume_before or after in lang.not_volume_after:
                 continue
             numbers.add(value)

@@ -140,6 +140,9 @@ class Language:
     """Words of a thank-you or goodbye: no follow-up."""
     retry: frozenset[str] = frozenset()
     """Words of 'try again': repeats the previous request."""
+    volume_words: frozenset[str] = frozenset()
+    """Words that name the volume itself ("volume", "Lautstärke"): after one, a number in a
+    clause that names what to hear is still a volume ("play jazz at volume 25")."""
     hear_starts: tuple[Rule, ...] = ()
     """A clause that opens with one of these names what to hear after it ("play Hush by
     Deep Purple", "spiel Musik aus den Achtzigern"): its words ask only to play or switch,

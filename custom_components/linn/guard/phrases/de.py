@@ -111,6 +111,7 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"bitte", "danke", "danke schön"}),
     conjunctions=frozenset({"und", "dann", "aber"}),
+    volume_words=frozenset({"lautstärke", "volume"}),
     hear_starts=rules("^spiel|spiele|spielen", "^hör|höre", "^ich will|möchte ... hören"),
     fillers=frozenset(
         {"und", "dann", "aber", "na", "ach", "bitte", "jetzt", "ok", "okay", "also", "hey",
