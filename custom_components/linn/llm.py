@@ -201,7 +201,7 @@ class LinnTool(llm.Tool):
         caller = await async_caller(
             hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
         )
-        turn = await async_planned_turn(hass, llm_context.language, self.definition.name)
+        turn = await async_planned_turn(hass, llm_context.language, self.definition.name, caller)
         conversation = turn.conversation_id or f"user:{caller.user_id}"
         handler = LinnHandler(
             hass,

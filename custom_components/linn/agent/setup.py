@@ -14,6 +14,7 @@ from ..const import DOMAIN
 from .client import async_create_client
 from .const import CONF_BASE_URL, CONF_MODEL, KEY_CHECK_TIMEOUT, option
 from .model_info import ModelCapabilities, async_fetch_capabilities, listed_capabilities
+from .other_agents import async_plan_other_agents
 from .runtime import AssistantConfigEntry, AssistantRuntime
 from .turn import auth_issue_id
 
@@ -55,6 +56,7 @@ async def async_setup_assistant_entry(hass: HomeAssistant, entry: AssistantConfi
     ir.async_delete_issue(hass, DOMAIN, auth_issue_id(entry.entry_id))
     entry.runtime_data = AssistantRuntime(client, capabilities=capabilities)
     await hass.config_entries.async_forward_entry_setups(entry, ASSISTANT_PLATFORMS)
+    entry.async_on_unload(async_plan_other_agents(hass, entry))
     return True
 
 

@@ -227,7 +227,7 @@ async def _guarded(  # noqa: PLR0917 - one call site per tool kind
     caller = await async_caller(
         hass, llm_context.context, agent_id or getattr(llm_context, "agent_id", None)
     )
-    turn = await async_planned_turn(hass, llm_context.language, guard_name)
+    turn = await async_planned_turn(hass, llm_context.language, guard_name, caller)
     result = await runtime.guard.run(
         ToolCall(guard_name, tool_input.tool_args, caller, turn, tool_input.id), handler
     )

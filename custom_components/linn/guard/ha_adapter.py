@@ -284,16 +284,20 @@ async def async_caller(
     )
 
 
-async def async_planned_turn(hass: HomeAssistant, language: str | None, tool: str) -> Turn:
+async def async_planned_turn(
+    hass: HomeAssistant, language: str | None, tool: str, caller: Caller
+) -> Turn:
     """The current turn, with its plan when `tool` is a change and a planner runs for it.
 
-    A read does not wait for the plan; a change does (TurnPlans).
+    A read does not wait for the plan; a change does (TurnPlans). Another agent's turn is
+    planned here from its user's utterance (its chat log's) when an assistant entry can.
     """
     turn = current_turn(language)
     runtime = hass.data.get(DATA_GUARD)
     spec = runtime.guard.specs.get(tool) if runtime is not None else None
     if runtime is None or spec is None or spec.action is None:
         return turn
+    runtime.plans.ensure(turn, turn.utterance, caller)
     plan = await runtime.plans.async_plan_for(turn)
     return replace(turn, plan=plan) if plan is not None else turn
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 
-from .call import Turn
+from .call import Caller, Turn
 from .plan import NoPlan, Plan
 
 PLAN_WAIT: Final = 15.0
@@ -21,12 +22,32 @@ KEPT: Final = 64
 NO_PLAN_LATE: Final = "late"
 
 
+type PlanStarter = Callable[[Turn, str, Caller], asyncio.Future[Plan | NoPlan]]
+"""Starts planning a turn from its utterance (an assistant entry's model plans it, within
+the caller's budgets)."""
+
+
 class TurnPlans:
     """The planner's task per (conversation, turn index)."""
 
     def __init__(self) -> None:
-        """No turn planned yet."""
+        """No turn planned yet, and no planner for other agents' turns."""
         self._plans: OrderedDict[tuple[str, int], asyncio.Future[Plan | NoPlan]] = OrderedDict()
+        self.starter: PlanStarter | None = None
+        """Plans the turns of agents that have no planner of their own (set by an
+        assistant entry while it is loaded); None: their turns follow the word rules."""
+
+    def ensure(self, turn: Turn, utterance: str | None, caller: Caller) -> None:
+        """Start planning this turn if nothing plans it yet and a starter can.
+
+        Once per turn: a turn already planned (by our agent, or an earlier call of this
+        turn) keeps its plan.
+        """
+        if turn.conversation_id is None or not utterance or self.starter is None:
+            return
+        if (turn.conversation_id, turn.index) in self._plans:
+            return
+        self.add(turn.conversation_id, turn.index, self.starter(turn, utterance, caller))
 
     def add(self, conversation_id: str, index: int, plan: asyncio.Future[Plan | NoPlan]) -> None:
         """The plan of this turn will be `plan`'s result (it never raises)."""

@@ -1,0 +1,77 @@
+"""Plans for the turns of agents that have no planner of their own.
+
+Any agent (Home Assistant's own Claude or OpenAI agent, a local one) calls the Linn tools
+through the Assist API. While an assistant entry is loaded, its model plans such a turn
+from the turn's utterance, once per turn (guard/turn_plans.py), with the same request our
+own turns send (planner.py) and within the caller's budgets: the usage is counted for
+the caller, under its own counter (`other_agent_plans`). Without an assistant entry, their
+turns follow the word rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from homeassistant.core import HomeAssistant
+
+from ..guard import Caller, Turn
+from ..guard.ha_adapter import DATA_GUARD
+from ..guard.plan import NoPlan, Plan
+from .const import CONF_MODEL, option
+from .planner import async_plan, planning_request
+from .runtime import AssistantConfigEntry
+from .usage import exceeded_budget
+
+OTHER_AGENT_PLANS = "other_agent_plans"
+NO_PLAN_BUDGET = "budget"
+
+
+def async_plan_other_agents(hass: HomeAssistant, entry: AssistantConfigEntry) -> Callable[[], None]:
+    """Plan other agents' turns with this entry's model, unless another entry does.
+
+    Returns the undo, for the entry's unload.
+    """
+    plans = hass.data[DATA_GUARD].plans
+    if plans.starter is not None:
+        return lambda: None
+
+    def start(turn: Turn, utterance: str, caller: Caller) -> asyncio.Future[Plan | NoPlan]:
+        return hass.async_create_task(
+            _async_plan(hass, entry, turn, utterance, caller), "linn other agent's plan"
+        )
+
+    plans.starter = start
+
+    def undo() -> None:
+        if plans.starter is start:
+            plans.starter = None
+
+    return undo
+
+
+async def _async_plan(
+    hass: HomeAssistant, entry: AssistantConfigEntry, turn: Turn, utterance: str, caller: Caller
+) -> Plan | NoPlan:
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    conversation = turn.conversation_id or ""
+    if exceeded_budget(
+        ledger, conversation, caller.user_id, entry.options, is_admin=caller.is_admin
+    ):
+        return NoPlan(NO_PLAN_BUDGET)  # each change then waits for the user's yes
+    runtime = entry.runtime_data
+    model = option(entry.options, CONF_MODEL)
+    earlier = [turn.previous_utterance] if turn.previous_utterance else []
+    request = planning_request(model, utterance, earlier, turn.language, runtime.capabilities)
+    plan, usage = await async_plan(runtime.client, request, [*earlier, utterance])
+    runtime.plan_outcomes[
+        f"other_agents_{'planned' if isinstance(plan, Plan) else plan.reason}"
+    ] += 1
+    if usage.prompt_tokens:
+        ledger.add_amounts(
+            conversation,
+            {**usage.ledger_amounts(model), OTHER_AGENT_PLANS: 1},
+            user_id=caller.user_id,
+        )
+        hass.data[DATA_GUARD].async_ledger_changed()
+    return plan
