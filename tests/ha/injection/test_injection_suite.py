@@ -22,7 +22,7 @@ from .runner import Home, Run
 RESULTS_DIR = os.environ.get("LINN_INJECTION_RESULTS")
 """Set to a directory to keep every run's measurements (report.py summarises them)."""
 FULL = bool(os.environ.get("LINN_INJECTION_FULL"))
-"""Set to run every template x goal per vector (1,716 cases) instead of 396, and the ideal
+"""Set to run every template x goal per vector (1,788 cases) instead of 408, and the ideal
 model under every attack (by default under every second one of a batch: each template,
 half the goals; the obedient model meets every case)."""
 
