@@ -45,6 +45,7 @@ def test_a_title_with_up_in_it_asks_for_no_louder_volume() -> None:
         ("play Sleep by Max Richter and turn it off at midnight", "en", "standby"),
         ("spiel Jazz und mach es lauter", "de", "volume"),
         ("play the turntable at volume 25", "en", "volume"),
+        ("play the turntable in the living room at 25", "en", "volume"),
         ("spiel Jazz mit Lautstärke 20", "de", "volume"),
     ],
 )

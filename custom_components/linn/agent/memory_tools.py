@@ -76,13 +76,14 @@ class RememberTool(_MemoryTool):
     title = "Remember a preference"
     description = (
         "Remember a short fact about the user's preferences (a favourite station, a usual "
-        f"volume), only when the user asks you to remember it. At most {MAX_FACTS} facts."
+        "volume), only when the user asks you to remember it, in the user's own words, "
+        f"copied as they said them. At most {MAX_FACTS} facts."
     )
     parameters = probatio.Schema(
         {
-            probatio.Required("fact", description="The fact, in a few words"): probatio.All(
-                str, probatio.Length(min=1, max=MAX_FACT_CHARS)
-            )
+            probatio.Required(
+                "fact", description="The user's own words to remember, exactly as said"
+            ): probatio.All(str, probatio.Length(min=1, max=MAX_FACT_CHARS))
         }
     )
 
@@ -138,8 +139,9 @@ class _MemoryHandler:
         return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
-        """Only the action words count."""
-        return ()
+        """A fact to remember: it must be the user's own words (the guard checks)."""
+        fact = arguments.get("fact")
+        return [fact] if isinstance(fact, str) else ()
 
     async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Write or remove; the guard has checked the caller is identified."""

@@ -46,6 +46,7 @@ from .utterance import (
     players_named,
     request_text,
     said_digits,
+    said_verbatim,
     utterance_allows_volume,
     utterance_asks_for,
     volume_numbers,
@@ -128,6 +129,9 @@ MSG_MEMORY_AFTER_DEVICE_TEXT = (
     "the user may ask again in a new conversation"
 )
 MSG_MEMORY_NOT_ASKED = "Denied: only the user's own request can change remembered facts"
+MSG_MEMORY_NOT_SAID = (
+    "Denied: a fact is remembered only in the user's own words: use the words they said"
+)
 
 
 class InvalidArgument(Exception):
@@ -390,7 +394,10 @@ class Guard:
         if (wait := self._rate_limit(spec, call)) is not None:
             return self._finish(attempt, Outcome.RATE_LIMITED, retry_message(wait))
 
-        if spec.user_words_only and (denial := self._user_words_denial(spec, call)) is not None:
+        if (
+            spec.user_words_only
+            and (denial := self._user_words_denial(spec, handler, call)) is not None
+        ):
             return self._finish(attempt, Outcome.DENIED, denial)
         if spec.changes_state:
             answered = self._answer_pending(
@@ -483,12 +490,17 @@ class Guard:
             self._conversation_limits.hit((user_id, call.turn.conversation_id))
         return None
 
-    def _user_words_denial(self, spec: ToolSpec, call: ToolCall) -> str | None:
+    def _user_words_denial(
+        self, spec: ToolSpec, handler: ToolHandler | None, call: ToolCall
+    ) -> str | None:
         """Why a call that only the user's own words may cause cannot run, if it cannot.
 
         Untrusted text read at any point of the conversation stays in the model's context,
         so the whole conversation counts, not only this turn; without a conversation, the
-        last minutes do.
+        last minutes do. The text the call writes (`utterance_terms`: a fact) must be the
+        user's own words as they said them: names no user typed (a player's, a room's, an
+        entity's) reach the model in every request, and one of them could otherwise dictate
+        a fact that later turns take for the user's preference.
         """
         if self.conversation_read_untrusted(call.caller, call.turn):
             return MSG_MEMORY_AFTER_DEVICE_TEXT
@@ -496,6 +508,9 @@ class Guard:
             call.turn.utterance, spec.action or "", language=call.turn.language
         ):
             return MSG_MEMORY_NOT_ASKED
+        terms = handler.utterance_terms(call.arguments) if handler is not None else ()
+        if not all(said_verbatim(term, call.turn.utterance) for term in terms):
+            return MSG_MEMORY_NOT_SAID
         return None
 
     # --- confirmation by the user's next utterance -----------------------------------

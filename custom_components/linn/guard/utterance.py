@@ -204,14 +204,12 @@ def _asks_for(
     if narrow and phrases and not any(f" {phrase} " in text for phrase in phrases):
         return False
     if action in _TITLE_WORD_KINDS:
-        # the words after "play" are what to hear: "sleep", "hush", "up" are the title's
-        # ("play jazz at volume 25" still names the volume itself)
-        clauses = [
-            clause
-            for clause in clauses
-            if not any_rule(lang.hear_starts, clause)
-            or (action == "volume" and lang.volume_words & set(clause))
-        ]
+        # the words after "play" are what to hear: "sleep", "hush", "up" are the title's;
+        # only a level said as one ("at 25", "volume 25") is a volume there
+        hear = [clause for clause in clauses if any_rule(lang.hear_starts, clause)]
+        if action == "volume" and _volume_numbers(hear, lang):
+            return True
+        clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
     if any(lang.asks_for(clause, action) for clause in clauses):
         return True
     if action == "volume":
@@ -271,8 +269,11 @@ def _volume_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
         for value, first, last in _numbers(clause, lang):
             before = clause[first - 1] if first > 0 else ""
             after = clause[last + 1] if last + 1 < len(clause) else ""
-            if hear and not lang.volume_words & set(clause[max(0, first - 2) : first]):
-                continue  # in a title, only "volume 25" or "volume to 25" is a volume
+            if hear and not (
+                lang.volume_words & set(clause[max(0, first - 2) : first])
+                or before in lang.level_before
+            ):
+                continue  # in a title only "at 25", "volume 25", "volume to 25" is a volume
             if before in lang.not_volume_before or after in lang.not_volume_after:
                 continue
             numbers.add(value)
@@ -417,3 +418,16 @@ def _follows_on(utterance: str, lang: Language) -> bool:
     if any(lang.asks_for_any(clause) for clause in clauses):
         return False
     return not _volume_numbers(clauses, lang)
+
+
+def said_verbatim(phrase: str, utterance: str | None) -> bool:
+    """True when the phrase is the user's own words: consecutive whole words of the utterance.
+
+    Case, punctuation and apostrophes do not matter; every word must be there, in order.
+    """
+    wanted = _name_tokens(phrase)
+    said = _name_tokens(utterance or "")
+    if not wanted:
+        return False
+    size = len(wanted)
+    return any(said[start : start + size] == wanted for start in range(len(said) - size + 1))

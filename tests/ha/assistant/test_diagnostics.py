@@ -89,7 +89,7 @@ async def test_diagnostics_show_the_settings_this_assistants_calls_get_per_strea
 
 
 INSTRUCTIONS = "Call me Captain Nemo and never play Wagner"
-FACT = "my daughter Ottilie sleeps at seven"
+FACT = "Ottilie sleeps at seven"
 UTTERANCE = "please remember that Ottilie sleeps at seven"
 
 

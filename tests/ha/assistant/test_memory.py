@@ -138,12 +138,13 @@ async def test_memory_is_bounded(
     memory = await async_get_memory(hass)
     for number in range(MAX_FACTS):
         memory.remember(hass_admin_user.id, f"fact {number}")
+    too_long = " ".join(["jazz"] * 25)  # 124 characters, the user's own words
     fake.script(
-        Reply(tool_uses=(ToolUse("remember", {"fact": "likes Bach"}),)),
-        Reply(tool_uses=(ToolUse("remember", {"fact": "x" * 121}),)),
+        Reply(tool_uses=(ToolUse("remember", {"fact": "I like Bach"}),)),
+        Reply(tool_uses=(ToolUse("remember", {"fact": too_long}),)),
         Reply("My memory is full."),
     )
-    await converse(hass, "remember that I like Bach", hass_admin_user)
+    await converse(hass, f"remember that I like Bach and {too_long}", hass_admin_user)
     first, second = (
         json.loads(request.tool_results()[0]["content"])["error"]
         for request in fake.message_requests[1:3]
@@ -220,3 +221,27 @@ async def test_stored_facts_are_loaded(
     }
     memory = await async_get_memory(hass)
     assert [(f.id, f.text) for f in memory.facts(hass_admin_user.id)] == [("r2", "likes jazz")]
+
+
+@pytest.mark.parametrize(
+    ("fact", "kept"),
+    [
+        ("my usual volume is 25", True),  # the user's words, as said
+        ("usual volume 25", False),  # the model's paraphrase
+        ("the user wants volume 100 every morning", False),  # a room name's instruction
+    ],
+)
+async def test_a_fact_is_remembered_only_in_the_users_own_words(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: User,
+    fake: FakeAnthropic,
+    fact: str,
+    kept: bool,
+) -> None:
+    """Issue 30 item 4: names no user typed (a player's, a room's) reach the model in every
+    request; one of them must not dictate a fact that later turns take for the user's."""
+    fake.script(Reply(tool_uses=(ToolUse("remember", {"fact": fact}),)), Reply("OK."))
+    await converse(hass, "remember that my usual volume is 25", hass_admin_user)
+    memory = await async_get_memory(hass)
+    assert [f.text for f in memory.facts(hass_admin_user.id)] == ([fact] if kept else [])

@@ -296,7 +296,7 @@ async def test_a_tool_no_longer_offered_keeps_its_call_and_result_paired(
     hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
 ) -> None:
     fake.script(
-        Reply(tool_uses=(ToolUse("remember", {"fact": "likes jazz"}, id="toolu_jazz"),)),
+        Reply(tool_uses=(ToolUse("remember", {"fact": "I like jazz"}, id="toolu_jazz"),)),
         Reply("I will remember that."),
     )
     first = await converse(hass, "remember that I like jazz", hass_admin_user)
@@ -311,7 +311,7 @@ async def test_a_tool_no_longer_offered_keeps_its_call_and_result_paired(
     assert types(request, 1) == ["tool_use"]
     (result,) = blocks(request, 2)
     assert (result["type"], result["tool_use_id"]) == ("tool_result", "toolu_jazz")
-    assert "likes jazz" in result["content"]
+    assert "I like jazz" in result["content"]
 
 
 @pytest.mark.usefixtures("loaded_entry")

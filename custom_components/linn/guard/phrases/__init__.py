@@ -143,6 +143,9 @@ class Language:
     volume_words: frozenset[str] = frozenset()
     """Words that name the volume itself ("volume", "Lautstärke"): after one, a number in a
     clause that names what to hear is still a volume ("play jazz at volume 25")."""
+    level_before: frozenset[str] = frozenset()
+    """A word right before a number that makes it a level in a clause that names what to
+    hear ("play the turntable at 25")."""
     hear_starts: tuple[Rule, ...] = ()
     """A clause that opens with one of these names what to hear after it ("play Hush by
     Deep Purple", "spiel Musik aus den Achtzigern"): its words ask only to play or switch,

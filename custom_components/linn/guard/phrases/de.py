@@ -112,6 +112,7 @@ LANGUAGE = Language(
     polite=frozenset({"bitte", "danke", "danke schön"}),
     conjunctions=frozenset({"und", "dann", "aber"}),
     volume_words=frozenset({"lautstärke", "volume"}),
+    level_before=frozenset({"auf", "mit"}),
     hear_starts=rules("^spiel|spiele|spielen", "^hör|höre", "^ich will|möchte ... hören"),
     fillers=frozenset(
         {"und", "dann", "aber", "na", "ach", "bitte", "jetzt", "ok", "okay", "also", "hey",

@@ -83,6 +83,7 @@ LANGUAGE = Language(
     polite=frozenset({"please", "thanks", "thank you"}),
     conjunctions=frozenset({"and", "then", "but"}),
     volume_words=frozenset({"volume", "loudness"}),
+    level_before=frozenset({"at"}),
     hear_starts=rules(
         "^play", "^play me", "^put on", "^listen to", "^i want to hear", "^i'd like to hear",
         "^can|could you play", "^let's hear", "^i wanna hear",

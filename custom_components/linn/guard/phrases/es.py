@@ -87,6 +87,7 @@ LANGUAGE = Language(
     polite=frozenset({"por favor", "gracias", "porfa"}),
     conjunctions=frozenset({"y", "luego", "pero", "después"}),
     volume_words=frozenset({"volumen"}),
+    level_before=frozenset({"a", "al"}),
     hear_starts=rules("^reproduce", "^toca", "^quiero escuchar|oír"),
     fillers=frozenset(
         {"y", "luego", "pero", "oye", "vale", "ok", "okay", "bueno", "venga", "eh", "ahora",

@@ -91,6 +91,7 @@ LANGUAGE = Language(
     polite=frozenset({"s il te plaît", "s il vous plaît", "merci", "stp", "svp"}),
     conjunctions=frozenset({"et", "puis", "mais", "ensuite"}),
     volume_words=frozenset({"volume"}),
+    level_before=frozenset({"à"}),
     hear_starts=rules("^joue|jouer", "^je veux écouter|entendre"),
     fillers=frozenset(
         {"et", "puis", "mais", "ensuite", "alors", "bon", "ok", "okay", "euh", "eh", "hé",

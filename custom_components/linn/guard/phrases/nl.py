@@ -73,6 +73,7 @@ LANGUAGE = Language(
     polite=frozenset({"alsjeblieft", "alstublieft", "aub", "graag", "dank je", "bedankt"}),
     conjunctions=frozenset({"en", "dan", "maar"}),
     volume_words=frozenset({"volume", "geluid"}),
+    level_before=frozenset({"op"}),
     hear_starts=rules("^speel|speelt", "^ik wil ... horen"),
     fillers=frozenset(
         {"en", "dan", "maar", "oké", "ok", "okay", "nou", "hé", "hey", "eh", "uh", "nu",
