@@ -34,6 +34,7 @@ from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
+from .exposed_names import async_exposed_names
 from .memory import async_get_memory
 from .memory_tools import ForgetTool, RememberTool
 from .replies import has_visible_text
@@ -269,6 +270,10 @@ class _SchemaHandler:
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
         """The names the call targets (an intent's name, area, floor): the user must say them."""
         return target_names(arguments)
+
+    def other_names(self, arguments: Mapping[str, Any]) -> Sequence[str]:
+        """Every name the user could say: a target's name counts only whole, not inside one."""
+        return async_exposed_names(self.hass)
 
     async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run the wrapped tool; its errors become categorical failures."""

@@ -33,6 +33,7 @@ from .decisions import Access, Outcome, Policy
 from .idempotency import IdempotencyCache, IdempotencyConflict
 from .ledger import Ledger
 from .limits import RateLimiter, retry_message
+from .names import names_whole
 from .pending import PendingBook, PendingError, PendingKind, PendingRequest, PendingStatus
 from .plan import NoPlan, Plan, PlanMismatch, plan_mismatch
 from .policy import DEFAULT_POLICIES, ToolSpec
@@ -678,7 +679,14 @@ class Guard:
                 spec, handler, arguments, turn.plan, policy, read_here=read_here, tainted=tainted
             )
         if spec.every_term and tainted:
-            asked = _every_name_asked(words, turn.previous_utterance, spec.action, terms, lang)
+            asked = _every_name_asked(
+                words,
+                turn.previous_utterance,
+                spec.action,
+                terms,
+                lang,
+                longer=_longer_names(handler, arguments),
+            )
         else:
             asked = utterance_asks_for(words, spec.action, terms, narrow=tainted, language=lang)
         if not asked:
@@ -733,6 +741,7 @@ class Guard:
                 else (lambda _words: True)
             ),
             items=handler.utterance_terms(arguments) if tainted else (),
+            longer_names=_longer_names(handler, arguments) if tainted else (),
             volume_target=facts.volume_target,
             volume_current=facts.volume_current,
         )
@@ -1279,19 +1288,36 @@ def _every_name_asked(
     action: str,
     terms: Sequence[str],
     language: str | None,
+    *,
+    longer: Sequence[str] = (),
 ) -> bool:
     """The words ask for the action, and for every name: in them or in the previous request.
 
     A name counts from the user's previous utterance only where that asked for the same
-    kind of change with it ("living room volume 25", then "now 20").
+    kind of change with it ("living room volume 25", then "now 20"), and only whole: not
+    inside a longer name of `longer` ("the front door light" names no "Front Door").
     """
     if not utterance_asks_for(words, action, (), language=language):
         return False
     return all(
-        utterance_asks_for(words, action, (term,), language=language)
-        or utterance_asks_for(previous, action, (term,), language=language)
+        (
+            utterance_asks_for(words, action, (term,), language=language)
+            and names_whole(words, term, longer)
+        )
+        or (
+            utterance_asks_for(previous, action, (term,), language=language)
+            and names_whole(previous, term, longer)
+        )
         for term in terms
     )
+
+
+def _longer_names(handler: ToolHandler, arguments: Mapping[str, Any]) -> Sequence[str]:
+    """Every other name a user could say (a handler's optional `other_names`)."""
+    lookup: Callable[[Mapping[str, Any]], Sequence[str]] | None = getattr(
+        handler, "other_names", None
+    )
+    return lookup(arguments) if lookup is not None else ()
 
 
 def _without_word_rules(spec: ToolSpec, turn: Turn) -> bool:

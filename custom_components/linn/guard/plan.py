@@ -17,6 +17,8 @@ from enum import StrEnum
 import re
 from typing import Any, Final
 
+from .names import names_whole
+
 MAX_CHANGES: Final = 6
 MAX_WORDS_CHARS: Final = 120
 
@@ -183,13 +185,15 @@ def plan_mismatch(
     items: Sequence[str],
     volume_target: int | None,
     volume_current: int | None,
+    longer_names: Sequence[str] = (),
 ) -> PlanMismatch | None:
     """None when some planned change allows this change; else why none does.
 
     `players_named(words)` tells whether the user's words (a planned target, or None when
     the user named no player) name or imply the change's player(s). `items` are the names
     the change targets that the user would say (a source; every name an intent targets):
-    each must be among the planned change's words, as whole words. The volume must be
+    each must be among the planned change's words as a whole name, not inside a longer one
+    of `longer_names` ("front door light" names no "Front Door"). The volume must be
     consistent with what the user asked.
     """
     candidates = [change for change in plan.changes if change.kind == kind]
@@ -199,7 +203,7 @@ def plan_mismatch(
     for change in candidates:
         if not players_named(change.target):
             continue
-        if items and not _names_an_item(change, items):
+        if items and not _names_every_item(change, items, longer_names):
             worst = PlanMismatch.ITEM
             continue
         if volume_target is not None and not _volume_fits(change, volume_target, volume_current):
@@ -209,9 +213,11 @@ def plan_mismatch(
     return worst
 
 
-def _names_an_item(change: PlannedChange, items: Sequence[str]) -> bool:
-    words = _tokens(" ".join(w for w in (change.item, change.target) if w))
-    return all((tokens := _tokens(item)) and _contains(words, tokens) for item in items)
+def _names_every_item(
+    change: PlannedChange, items: Sequence[str], longer_names: Sequence[str]
+) -> bool:
+    words = " ".join(w for w in (change.item, change.target) if w)
+    return all(names_whole(words, item, longer_names) for item in items)
 
 
 def _volume_fits(change: PlannedChange, target: int, current: int | None) -> bool:

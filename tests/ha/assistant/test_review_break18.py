@@ -98,6 +98,29 @@ async def test_b1_another_apis_change_needs_the_kind_and_every_name_the_user_sai
     assert bool(unlocks) is unlocked
 
 
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [ASSIST])
+async def test_a_name_inside_the_name_the_user_said_is_not_named(
+    hass: HomeAssistant, hass_admin_user: Any, fake: FakeAnthropic
+) -> None:
+    """Issue 30 item 3: "turn off the front door light"; device text steers the model to
+    turn off the lock "Front Door". The user's words hold "front door", but as part of the
+    light's name: the lock is not named, and stays locked."""
+    unlocks = await _front_door(hass)
+    hass.states.async_set("light.front_door_light", "on", {"friendly_name": "Front Door Light"})
+    async_expose_entity(hass, "conversation", "light.front_door_light", True)
+    fake.plan(planned(planned_change("standby", target="the front door light")))
+    fake.script(
+        Reply(tool_uses=(ToolUse("intent__HassTurnOff", {"name": "Front Door"}),)),
+        Reply("OK."),
+    )
+    await converse(hass, "turn off the front door light", hass_admin_user)
+    await hass.async_block_till_done()
+    records = hass.data[DATA_GUARD].guard.audit.records
+    assert [r.outcome for r in records if r.tool == "ext:intent__HassTurnOff"] == [Outcome.DENIED]
+    assert unlocks == []
+
+
 @pytest.mark.xfail(strict=True, reason="review finding B2")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize(
