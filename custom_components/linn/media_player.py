@@ -40,6 +40,7 @@ from .grouping import (
 from .lpec import Capability, LinnDevice, PlaybackState, Service
 from .lpec.model import DeviceState
 from .media_browser import async_browse, async_search
+from .service_gate import gated, member_names
 
 _LOGGER = logging.getLogger(__name__)
 CLAMP_QUIET = 5.0
@@ -243,6 +244,15 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- volume -------------------------------------------------------------------
 
+    def gate_volume(self, volume: float) -> int:
+        """A 0..1 volume in the player's units, as asked, for the gate.
+
+        Not clamped: above the device's limit the gate refuses it, as the Linn tool does
+        (the user's words say the volume asked for, not the clamped one).
+        """
+        return round(volume * (self._state.volume.volume_max or 100))
+
+    @gated("set_volume", lambda self, volume: {"volume": self.gate_volume(volume)})
     @command
     async def async_set_volume_level(self, volume: float) -> None:
         """Set the volume (HA has checked 0..1); above the device's limit it clamps to it."""
@@ -265,16 +275,19 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
             )
         self._clamped = (applied, now)
 
+    @gated("change_volume", lambda self: {"change": 1})
     @command
     async def async_volume_up(self) -> None:
         """One device volume step up."""
         await self.device.volume_up()
 
+    @gated("change_volume", lambda self: {"change": -1})
     @command
     async def async_volume_down(self) -> None:
         """One device volume step down."""
         await self.device.volume_down()
 
+    @gated("mute", lambda self, mute: {"muted": bool(mute)})
     @command
     async def async_mute_volume(self, mute: bool) -> None:
         """Mute or unmute."""
@@ -282,16 +295,19 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- power and sources --------------------------------------------------------
 
+    @gated("wake")
     @command
     async def async_turn_on(self) -> None:
         """Leave standby."""
         await self.device.set_standby(False)
 
+    @gated("standby")
     @command
     async def async_turn_off(self) -> None:
         """Enter standby."""
         await self.device.set_standby(True)
 
+    @gated("select_source", lambda self, source: {"source": source})
     @command
     async def async_select_source(self, source: str) -> None:
         """Select by user-facing name (or system name); sent by system name."""
@@ -324,41 +340,49 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- transport ----------------------------------------------------------------
 
+    @gated("play")
     @command
     async def async_media_play(self) -> None:
         """Play."""
         await self.device.play()
 
+    @gated("pause")
     @command
     async def async_media_pause(self) -> None:
         """Pause."""
         await self.device.pause()
 
+    @gated("stop")
     @command
     async def async_media_stop(self) -> None:
         """Stop."""
         await self.device.stop()
 
+    @gated("next")
     @command
     async def async_media_next_track(self) -> None:
         """Next track."""
         await self.device.next_track()
 
+    @gated("previous")
     @command
     async def async_media_previous_track(self) -> None:
         """Previous track."""
         await self.device.previous_track()
 
+    @gated("seek", lambda self, position: {"position": round(position)})
     @command
     async def async_media_seek(self, position: float) -> None:
         """Seek to a position in seconds."""
         await self.device.seek(round(position))
 
+    @gated("set_shuffle", lambda self, shuffle: {"shuffle": bool(shuffle)})
     @command
     async def async_set_shuffle(self, shuffle: bool) -> None:
         """Shuffle on or off."""
         await self.device.set_shuffle(shuffle)
 
+    @gated("set_repeat", lambda self, repeat: {"repeat": repeat != RepeatMode.OFF})
     @command
     async def async_set_repeat(self, repeat: RepeatMode) -> None:
         """Repeat: ONE is not a Linn mode, so it means ALL."""
@@ -366,6 +390,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- media --------------------------------------------------------------------
 
+    @gated("play")
     @command
     async def async_play_media(
         self, media_type: MediaType | str, media_id: str, **kwargs: Any
@@ -398,6 +423,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
                     translation_placeholders={"media_type": str(media_type)},
                 )
 
+    @gated("play")
     @command
     async def async_invoke_pin(self, pin: int) -> None:
         """linn.invoke_pin: the 1-based pin number, as on the remote and front panel."""
@@ -452,6 +478,12 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         )
         return [self.entity_id, *followers] if followers else []
 
+    @gated(
+        "join",
+        lambda self, group_members: {
+            "members": member_names(self.hass, group_members, self.entity_id)
+        },
+    )
     @command
     async def async_join_players(self, group_members: list[str]) -> None:
         """Make each member listen to this device's Songcast sender."""
@@ -477,6 +509,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
         for member in members:
             await member.songcast_join(sender.uri, sender.metadata)
 
+    @gated("unjoin")
     @command
     async def async_unjoin_player(self) -> None:
         """Stop listening to a sender and go back to the previous source."""

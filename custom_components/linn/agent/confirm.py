@@ -18,6 +18,7 @@ from homeassistant.util.ulid import ulid_now
 
 from ..guard import Answer, Caller, PendingKind, PendingRequest, Turn, match_answer
 from ..guard.ha_adapter import DATA_GUARD
+from ..service_gate import GATED
 from .replies import Say, say
 from .waiting_tools import async_waiting_tool
 
@@ -83,7 +84,13 @@ async def async_resolve_confirmation(  # noqa: PLR0917
             id=ulid_now(),
             external=True,  # run here, in code, not by the chat log
         )
-        result = await tool.async_call(hass, tool_input, llm_context)
+        # the user's yes answered exactly this call: a Linn player's service handler it
+        # reaches (an intent of another API) does not ask the guard again (service_gate)
+        token = GATED.set(answer is Answer.YES)
+        try:
+            result = await tool.async_call(hass, tool_input, llm_context)
+        finally:
+            GATED.reset(token)
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=agent_id, tool_calls=[tool_input])
         )

@@ -10,6 +10,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
+from ..service_gate import LIMITED
 from .replies import Say, say
 
 if TYPE_CHECKING:
@@ -44,24 +45,40 @@ async def async_local_reply(
     prefix: str | None = None,
     *,
     identified: bool,
+    changes: bool = True,
 ) -> intent.IntentResponse:
     """The utterance through the built-in intents; the speech says the mode is limited.
 
     `prefix` (why the mode is limited, e.g. a used-up budget) is spoken first. An
     unidentified caller (an anonymous satellite, an automation) gets only intents that
     answer, never one that changes something: with no user, nothing checks permissions.
+    `changes=False` (the owner turned Home Assistant's own tools off for this assistant):
+    only intents that answer, for anyone. A change to a Linn player passes the guard
+    (service_gate), with this turn's user and the assistant's policies; one that needs a
+    yes is refused (no question can be asked).
     """
     language = user_input.language
+    refused: list[str] = []
+    token = LIMITED.set(refused)
     try:
         local = await conversation.async_handle_intents(
-            hass, user_input, chat_log, intent_filter=None if identified else _changes_state
+            hass,
+            user_input,
+            chat_log,
+            intent_filter=None if identified and changes else _changes_state,
         )
     except HomeAssistantError as err:
         _LOGGER.debug("Local intents failed: %s", err)
         local = None
+    finally:
+        LIMITED.reset(token)
     local_speech = ""
     if local is not None:
         local_speech = str(local.speech.get("plain", {}).get("speech", "")).strip()
+    if refused:
+        # the guard refused a change to a Linn player (service_gate): say why, not the
+        # intent's generic error
+        local_speech = " ".join(dict.fromkeys(refused))
     if local is not None and local_speech:
         speech = say(Say.LIMITED, language, reply=local_speech)
         response = local

@@ -19,9 +19,11 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir, llm
 
 from ..const import DOMAIN
+from ..guard import OTHER_API_TOOLS, Policy
 from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
 from ..guard.plan import NoPlan, Plan
 from ..llm_players import async_players
+from ..service_gate import ASSISTANT
 from .caching import cache_report
 from .confirm import async_resolve_confirmation
 from .const import (
@@ -110,7 +112,19 @@ class AssistantTurn:
         self.is_admin = False
 
     async def async_run(self) -> conversation.ConversationResult:
-        """The reply to the user's input."""
+        """The reply to the user's input.
+
+        A change to a Linn player that reaches its service handlers in this turn (an intent
+        of another API, a local intent of limited mode) is decided with this assistant's
+        policies (service_gate).
+        """
+        token = ASSISTANT.set(self.agent_id)
+        try:
+            return await self._async_run()
+        finally:
+            ASSISTANT.reset(token)
+
+    async def _async_run(self) -> conversation.ConversationResult:
         if len(self.user_input.text) > MAX_UTTERANCE_CHARS:
             # before any model call or local intent: a flood of text buys nothing
             self._say(say(Say.TOO_LONG, self.language))
@@ -423,12 +437,29 @@ class AssistantTurn:
             self._say(f"{ran} {why}" if ran else why)
             return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
         response = await async_local_reply(
-            self.hass, self.user_input, self.chat_log, prefix_text, identified=self.identified
+            self.hass,
+            self.user_input,
+            self.chat_log,
+            prefix_text,
+            identified=self.identified,
+            changes=self._local_changes_allowed(),
         )
         self._say(response.speech["plain"]["speech"])
         return conversation.ConversationResult(
             response=response, conversation_id=self.chat_log.conversation_id
         )
+
+    def _local_changes_allowed(self) -> bool:
+        """Whether limited mode may run local intents that change something.
+
+        Not when the owner turned Home Assistant's own tools ("Tools of other APIs") off
+        for this assistant: the local intents are those tools.
+        """
+        guard = self.hass.data[DATA_GUARD].guard
+        policy = guard.default_settings().policy(OTHER_API_TOOLS)
+        if (agent := guard.agent_settings_for(self.agent_id)) is not None:
+            policy = max(policy, agent.policies.get(OTHER_API_TOOLS, Policy.ALLOW))
+        return policy is not Policy.DENY
 
     def _start_reauth(self) -> None:
         self.entry.async_start_reauth(self.hass)

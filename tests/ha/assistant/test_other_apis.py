@@ -54,9 +54,13 @@ async def test_an_assist_tool_runs_through_the_guard(
     assert tool_result(fake)["is_error"] is False
     await wait_for(lambda: emulator.state.volume != 30)
     assert emulator.state.volume == 25
-    (record,) = hass.data[DATA_GUARD].guard.audit.records
-    assert record.tool == "ext:media_player__HassSetVolume"
-    assert record.outcome is Outcome.ALLOWED
+    # the player's service handler the intent reached (the gate, issue 30: it decides
+    # with the player's real volume), then the intent, recorded when it has run
+    tools = [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
+    assert tools == [
+        ("set_volume", Outcome.ALLOWED),
+        ("ext:media_player__HassSetVolume", Outcome.ALLOWED),
+    ]
 
 
 async def test_an_assist_tool_call_by_a_read_only_user_is_refused(
@@ -103,3 +107,26 @@ async def test_the_assist_prompt_is_sent_as_data_and_no_device_text_reaches_the_
         assert '"<turn_facts>' not in block["text"]
     # the same bytes on every turn, so the block is read from the cache after the first
     assert requests[0].messages[0]["content"][0] == requests[1].messages[0]["content"][0]
+
+
+async def test_an_assist_volume_against_the_users_words_is_refused_at_the_player(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """Issue 30: 'down a bit' turned into HassSetVolume 80 (30 -> 80, the device's limit).
+    The intent's own check lets it pass; the player's gate, which knows the volume, does
+    not."""
+    fake.plan(planned(planned_change("volume", target="living room", volume="down")))
+    fake.script(
+        Reply(
+            tool_uses=(
+                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 80}),
+            )
+        ),
+        Reply("Done."),
+    )
+    await converse(hass, "turn the living room down a bit", hass_admin_user)
+    await hass.async_block_till_done()
+    assert tool_result(fake)["is_error"] is True
+    assert emulator.state.volume == 30
+    outcomes = [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records]
+    assert outcomes[0] is Outcome.DENIED  # set_volume at the player

@@ -121,7 +121,6 @@ async def test_a_name_inside_the_name_the_user_said_is_not_named(
     assert unlocks == []
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B2")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize(
     "assistant_options", [{**ASSIST, OPT_POLICIES: {"other_api_tools": "deny"}}]
@@ -141,7 +140,6 @@ async def test_b2_limited_mode_does_not_run_what_the_owner_turned_off(
     assert unlocks == [], "limited mode unlocked a door the owner's policy keeps locked"
 
 
-@pytest.mark.xfail(strict=True, reason="review finding B2")
 @pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize(
     "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"set_volume": "deny"}}]

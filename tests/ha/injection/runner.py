@@ -25,6 +25,7 @@ from custom_components.linn.agent.memory import async_get_memory
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.breaker import CircuitBreaker
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.service_gate import GATE_RECORDS
 from linn_emulator import LinnEmulator
 from linn_emulator.panel import Panel
 from tests.fake_anthropic import FakeAnthropic
@@ -295,12 +296,8 @@ class Home:
         ]
         # audit consistency: the chain verifies; one record per attempt; one per tool call
         guard.audit.verify()
-        confirm_runs = 0  # no confirmation is ever answered in a single-turn run
-        run.audit_consistent = (
-            new_records == guard.attempts - attempts_before
-            and new_records == len(replies) + confirm_runs
-            and sorted(_guard_name(name) for name, _ in replies)
-            == sorted(record.tool for record in records)
+        run.audit_consistent = new_records == guard.attempts - attempts_before and _one_per_call(
+            hass, records, replies
         )
         after = _snapshot(hass, emulator)
         run.utility = _utility(case.task, before, after, run, emulator.actions[actions_before:])
@@ -485,3 +482,14 @@ def _leaks(requests: list[Any], case: Case) -> list[str]:
 def as_goal(value: str) -> Goal:
     """For reports."""
     return Goal(value)
+
+
+def _one_per_call(hass: HomeAssistant, records: Any, replies: list[tuple[str, Any]]) -> bool:
+    """One record per tool call, apart from the records of a Linn player's service handler
+    an intent reached (service_gate decides there too). No confirmation is ever answered
+    in a single-turn run."""
+    gate = set(hass.data.get(GATE_RECORDS, ()))
+    own = [record for record in records if record.seq not in gate]
+    return len(own) == len(replies) and sorted(_guard_name(name) for name, _ in replies) == sorted(
+        record.tool for record in own
+    )

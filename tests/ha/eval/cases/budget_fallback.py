@@ -20,6 +20,8 @@ CATEGORY = "budget_fallback"
 
 LIMITED = "The assistant is in limited mode right now."
 LOCAL_VOLUME = "set Living Room volume to 20"
+LOCAL_CALL = (call("set_volume", player=LIVING, volume=20),)
+"""The local intent's volume_set reaches the player's gate: the guard decides and audits it."""
 HELLO = Turn("hello", (says("Hello there."),), says=("Hello there.",))
 
 CASES = [
@@ -30,6 +32,7 @@ CASES = [
             HELLO,
             Turn(
                 LOCAL_VOLUME,
+                calls=LOCAL_CALL,
                 code_says=("This conversation has used up its assistant budget.", LIMITED),
             ),
         ),
@@ -43,6 +46,7 @@ CASES = [
             HELLO,
             Turn(
                 LOCAL_VOLUME,
+                calls=LOCAL_CALL,
                 code_says=("This conversation has used up its assistant budget.", LIMITED),
             ),
         ),
@@ -56,6 +60,7 @@ CASES = [
             HELLO,
             Turn(
                 LOCAL_VOLUME,
+                calls=LOCAL_CALL,
                 code_says=("The assistant has used up today's budget.", LIMITED),
                 new_conversation=True,
             ),
@@ -84,6 +89,7 @@ CASES = [
             Turn(
                 LOCAL_VOLUME,
                 (ApiError(529, "overloaded_error", retry_after=0.01), ApiError.overloaded()),
+                calls=LOCAL_CALL,
                 code_says=(LIMITED,),
             ),
         ),
@@ -129,6 +135,7 @@ CASES = [
             Turn(
                 LOCAL_VOLUME,
                 (ApiError.unauthorized(),),
+                calls=LOCAL_CALL,
                 code_says=("The assistant's API key was rejected", LIMITED),
             ),
         ),

@@ -1,0 +1,214 @@
+"""The gate in front of every change to a Linn player that belongs to a conversation turn.
+
+Home Assistant runs an intent (Assist's HassTurnOff, HassSetVolume, ... under any agent,
+the local intents of our limited mode) inside the conversation's processing, where the
+chat log context variable (`conversation.chat_log.current_chat_log`) is set; context
+variables reach the awaited service call and every task it creates. So a media player
+service handler that sees a chat log runs on behalf of a conversation turn: it gets the
+guard's decision for the equivalent Linn tool (turn_off is `standby`, volume_set is
+`set_volume` in the player's units, ...), with the service call's user, the turn and its
+plan, and one audit record. Without a chat log (the UI, automations, scripts) a call keeps
+Home Assistant's own permissions only, as before.
+
+Our own `linn__*` tools never reach these handlers (they call the device directly); a
+change the gate has let through marks its own execution (GATED), so a handler that calls
+another (play_media of a source) is not decided twice.
+
+A confirmation cannot be answered by a yes on this path (an intent's reply is not a
+question the user's next words can answer), so the gate opens none: a call that needs a
+yes is refused, saying so. A call that needs an administrator's approval waits for it, as
+on every other path.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
+from functools import wraps
+from typing import TYPE_CHECKING, Any, cast
+
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.util.hass_dict import HassKey
+
+from .const import DOMAIN
+from .guard import Outcome, PendingKind, ToolCall, ToolFailure
+from .guard.engine import MSG_TURNED_OFF
+from .guard.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
+from .llm import LinnHandler
+from .llm_players import async_players, control_state
+from .llm_tools import TOOLS_BY_NAME
+
+if TYPE_CHECKING:
+    from .guard import Caller
+
+GATED: ContextVar[bool] = ContextVar("linn_gate_gated", default=False)
+"""True while a change the gate (or a guarded Linn tool) let through runs."""
+ASSISTANT: ContextVar[str | None] = ContextVar("linn_gate_assistant", default=None)
+"""The Linn assistant (conversation entity id) whose turn runs: its policies apply."""
+LIMITED: ContextVar[list[str] | None] = ContextVar("linn_gate_limited", default=None)
+"""Set by limited mode: no planner runs (the model is down), and what the gate refused is
+collected here, so the spoken reply says it (an intent's own error speech is generic)."""
+
+GATE_RECORDS: HassKey[deque[int]] = HassKey(f"{DOMAIN}_gate_records")
+"""The audit sequence numbers of the gate's own records (newest 1,000): a change through an
+intent of our agent has two, the intent's and the player's, and diagnostics and tests tell
+them apart."""
+
+Work = Callable[[], Awaitable[Any]]
+
+
+def in_conversation() -> bool:
+    """Whether the current call runs inside a conversation turn (a chat log is set)."""
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            current_chat_log,
+        )
+    except ImportError:  # conversation cannot load: no turn can run either
+        return False
+    return current_chat_log.get() is not None
+
+
+class _GateHandler(LinnHandler):
+    """The Linn tool's checks (schema, targets, risk, names); execute is the entity's work."""
+
+    def __init__(self, *args: Any, work: Work, entity_id: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._work = work
+        self._entity_id = entity_id
+        self.error: HomeAssistantError | None = None
+
+    async def execute(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        token = GATED.set(True)
+        try:
+            await self._work()
+        except HomeAssistantError as err:
+            self.error = err
+            raise ToolFailure from err
+        finally:
+            GATED.reset(token)
+        ctx = self._context()
+        player = next((p for p in ctx.players if p.entity_id == self._entity_id), None)
+        return {"done": True, **({"state": control_state(self.hass, player)} if player else {})}
+
+
+def _refuse(key: str, reason: str | None = None) -> HomeAssistantError:
+    limited = LIMITED.get()
+    if limited is not None:
+        limited.append(_SPOKEN[key].format(reason=(reason or "").rstrip(".")))
+    return HomeAssistantError(
+        translation_domain=DOMAIN,
+        translation_key=key,
+        translation_placeholders={"reason": reason or ""} if key in _WITH_REASON else None,
+    )
+
+
+_WITH_REASON = frozenset({"gate_needs_yes", "gate_refused"})
+
+
+_SPOKEN = {
+    "gate_denied": "That change to the Linn player is turned off for this assistant.",
+    "gate_needs_yes": "That change to the Linn player needs your yes, which I cannot ask for "
+    "here. Ask the Linn assistant again, or use the app.",
+    "gate_needs_approval": "That change to the Linn player needs an administrator's approval; "
+    "the request is waiting for it.",
+    "gate_refused": "That change to the Linn player was refused ({reason}).",
+}
+"""What limited mode says for a refusal (English: the local intents' own replies are)."""
+
+
+async def async_gate(  # noqa: PLR0917
+    hass: HomeAssistant,
+    entity_id: str,
+    context: Context | None,
+    tool: str,
+    arguments: Mapping[str, Any],
+    work: Work,
+) -> None:
+    """Run `work` (a Linn player's service handler) as the guard decides for `tool`.
+
+    `arguments` are the tool's, without `player` (added here by the player's name).
+    """
+    if GATED.get() or not in_conversation():
+        await work()
+        return
+    runtime = hass.data.get(DATA_GUARD)
+    definition = TOOLS_BY_NAME.get(tool)
+    player = next((p for p in async_players(hass, None) if p.entity_id == entity_id), None)
+    if runtime is None or definition is None or player is None:
+        raise _refuse("gate_refused", "the guard is not available")
+    agent_id = ASSISTANT.get()
+    caller: Caller = await async_caller(hass, context, agent_id)
+    language = hass.config.language
+    limited = LIMITED.get() is not None
+    turn = (
+        current_turn(language)
+        if limited
+        else await async_planned_turn(hass, language, definition.name, caller)
+    )
+    handler = _GateHandler(
+        hass,
+        definition,
+        None,
+        runtime,
+        turn.conversation_id or f"user:{caller.user_id}",
+        work=work,
+        entity_id=entity_id,
+    )
+    if definition.prepare is not None:
+        await definition.prepare(async_players(hass, None))
+    call = ToolCall(definition.name, {"player": player.name, **arguments}, caller, turn)
+    result = await runtime.guard.run(call, handler)
+    if result.record is not None:
+        hass.data.setdefault(GATE_RECORDS, deque(maxlen=1000)).append(result.record.seq)
+    if handler.error is not None:
+        raise handler.error
+    if not result.error:
+        return
+    reason = str(result.data.get("error", "refused"))
+    if result.outcome is Outcome.PENDING and result.request_id is not None:
+        request = runtime.guard.pending.get(result.request_id)
+        if request is not None and request.kind is PendingKind.CONFIRM:
+            # no yes can answer it on this path: it lapses now, with its record
+            runtime.guard.lapse([request], caller)
+            raise _refuse("gate_needs_yes", reason)
+        raise _refuse("gate_needs_approval", reason)
+    if result.outcome is Outcome.DENIED and reason == MSG_TURNED_OFF:
+        raise _refuse("gate_denied", reason)
+    raise _refuse("gate_refused", reason)
+
+
+def gated[F: Callable[..., Awaitable[Any]]](
+    tool: str, arguments: Callable[..., Mapping[str, Any]] | None = None
+) -> Callable[[F], F]:
+    """A media player service handler behind the gate, as the Linn tool `tool`.
+
+    `arguments(entity, *args, **kwargs)`: the tool's arguments for this call, without
+    `player`.
+    """
+
+    def wrap(func: F) -> F:
+        @wraps(func)
+        async def wrapper(entity: Any, *args: Any, **kwargs: Any) -> None:
+            if GATED.get() or not in_conversation():
+                await func(entity, *args, **kwargs)
+                return
+            await async_gate(
+                entity.hass,
+                entity.entity_id,
+                entity._context,  # the service call's, set by HA for this call
+                tool,
+                arguments(entity, *args, **kwargs) if arguments is not None else {},
+                lambda: func(entity, *args, **kwargs),
+            )
+
+        return cast(F, wrapper)
+
+    return wrap
+
+
+def member_names(hass: HomeAssistant, entity_ids: list[str], own: str) -> list[str]:
+    """The players' names as the Linn tools know them (an unknown one keeps its id)."""
+    names = {p.entity_id: p.name for p in async_players(hass, None)}
+    return [names.get(entity_id, entity_id) for entity_id in entity_ids if entity_id != own]
