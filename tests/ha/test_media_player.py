@@ -38,7 +38,7 @@ from homeassistant.const import (
     SERVICE_VOLUME_SET,
     SERVICE_VOLUME_UP,
 )
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -374,6 +374,7 @@ async def test_a_burst_of_events_ends_with_the_last_value_of_each(
     limit = "number.living_room_volume_limit"
     written: list[tuple[Any, Any, Any]] = []
 
+    @callback  # in the loop, in order (a plain function would run in the executor)
     def on_state(event: Any) -> None:
         if event.data["entity_id"] == ENTITY_ID and event.data["new_state"] is not None:
             shown = event.data["new_state"].attributes
