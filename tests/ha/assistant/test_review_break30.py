@@ -16,7 +16,7 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import llm
+from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -30,7 +30,7 @@ from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 
 from ..injected_titles import show_title
-from .conftest import converse, speech
+from .conftest import AGENT, converse, speech
 
 CORE_KEY = "sk-ant-core-test"
 PLAYER = "Living Room"
@@ -227,3 +227,37 @@ async def test_n4_without_a_chat_log_an_assist_intent_escapes_the_read_window(
     await hass.async_block_till_done()
     records = [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
     assert emulator.state.volume == 30, f"the title's 45 ran through Assist: {records}"
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "deny"}}]
+)
+@pytest.mark.xfail(strict=True, reason="review 30 finding N5")
+async def test_n5_prefer_local_intents_skips_the_assistants_policies(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    """A voice pipeline whose agent is this assistant, with "Prefer handling commands
+    locally" on (Home Assistant's default for LLM agents): the pipeline runs the default
+    agent's local intents in the chat log first, exactly as below. The owner turned
+    standby off for this assistant, and limited mode honours that (B2); here the turn of
+    the assistant never runs, ASSISTANT stays unset, the gate decides with the streamer's
+    policies only, and the player goes to standby."""
+    assert await async_setup_component(hass, "intent", {})
+    member = await _member(hass)
+    user_input = conversation.ConversationInput(
+        text="turn off the living room",
+        context=Context(user_id=member.id),
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id=AGENT,
+    )
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        await conversation.async_handle_intents(hass, user_input, chat_log)
+    await hass.async_block_till_done()
+    assert not emulator.state.standby, f"standby ran: {_outcomes(hass, 'standby')}"
