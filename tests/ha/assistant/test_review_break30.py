@@ -6,8 +6,10 @@ the suite stays green until the fix lands; then the mark must go.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 import contextlib
+import math
 from typing import Any
 
 from homeassistant.auth.const import GROUP_ID_USER
@@ -21,7 +23,13 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
+from custom_components.linn.agent.const import (
+    CONF_BUDGET_DAY_SHARE,
+    CONF_BUDGET_DAY_TOKENS,
+    CONF_LLM_APIS,
+    DEFAULT_OPTIONS,
+)
+from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import MEDIA_TYPE_SOURCE
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
@@ -261,3 +269,46 @@ async def test_n5_prefer_local_intents_skips_the_assistants_policies(
         await conversation.async_handle_intents(hass, user_input, chat_log)
     await hass.async_block_till_done()
     assert not emulator.state.standby, f"standby ran: {_outcomes(hass, 'standby')}"
+
+
+BUDGET_DAY = "The assistant has used up today's budget."
+
+
+@pytest.mark.xfail(strict=True, reason="review 30 finding N6")
+async def test_n6_a_member_in_parallel_turns_spends_the_households_day_budget(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    hass_admin_user: Any,
+    fake: FakeAnthropic,
+) -> None:
+    """A member's share (50 %) is checked before each model call against what they have
+    spent, with nothing reserved for calls in flight. Three turns sent at once (three
+    conversation ids over the websocket, a satellite and the app ...) all pass the check and
+    all spend: the member alone uses the household's whole day budget, and the admin is
+    refused ("used up today's budget"), which the share promises no member can cause."""
+    member = await _member(hass)
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    fake.script(Reply("Hello."), Reply("Hello."))
+    await converse(hass, "hello", member)
+    first = ledger.for_user(member.id)[WEIGHTED_TOKENS]
+    await converse(hass, "hello", member)
+    before = ledger.for_user(member.id)[WEIGHTED_TOKENS]
+    cached = before - first  # a later call reads the cached prompt
+    day = 2.1 * before  # the member is under their half of it
+    hass.config_entries.async_update_entry(
+        assistant,
+        options={
+            **assistant.options,
+            CONF_BUDGET_DAY_TOKENS: int(day),
+            CONF_BUDGET_DAY_SHARE: 50,
+        },
+    )
+    await hass.async_block_till_done()
+    turns = math.ceil((day - before) / cached) + 1
+    fake.script(*(Reply("Hello.") for _ in range(turns)))
+    await asyncio.gather(*(converse(hass, "hello", member) for _ in range(turns)))
+    spent = ledger.for_user(member.id)[WEIGHTED_TOKENS]
+    result = await converse(hass, "hello", hass_admin_user)
+    assert not speech(result).startswith(BUDGET_DAY), (
+        f"the member alone spent {spent / day:.0%} of the day budget; the admin is refused"
+    )
