@@ -1,4 +1,4 @@
-"""Break-it review 30 (branch break30), end to end: attacks on the service gate that still succeed.
+"""Break-it review 30 (branch break30), end to end: attacks on the guard that still succeed.
 
 Each test asserts the secure outcome and fails on today's code (marked xfail strict), so
 the suite stays green until the fix lands; then the mark must go.
