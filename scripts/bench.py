@@ -278,6 +278,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead,
     `prompt ...` the prompt-size comparison with core anthropic (bench_prompt.py),
+    `planner ...` what the planner adds to a turn's latency (bench_planner.py),
     `--soak MINUTES` the long fault soak, `--scale` the scale curve."""
     if "--compare" in sys.argv[1:]:
         from bench_compare import main as compare  # noqa: PLC0415
@@ -288,6 +289,11 @@ def main() -> None:
         from bench_guard import main as guard_main  # noqa: PLC0415
 
         guard_main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["planner"]:
+        from bench_planner import main as planner_main  # noqa: PLC0415
+
+        planner_main(sys.argv[2:])
         return
     if sys.argv[1:2] == ["prompt"]:
         from bench_prompt import main as prompt_main  # noqa: PLC0415

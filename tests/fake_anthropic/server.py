@@ -3,12 +3,13 @@
 It speaks POST /v1/messages (JSON, or server-sent events when `stream` is true, with text,
 thinking and tool_use blocks and usage including cache tokens) and GET /v1/models (with each
 model's capabilities, models.py); answers 401 to an unknown key; and plays scripted steps
-(replies, 401/429/529 errors, stalls) or asks a responder. Thinking models open each reply
-with a thinking block (unless the reply chooses not to think; a reply may also interleave
-thinking between its tool calls), and a request that does not send it back as the API
-requires gets the API's 400 (thinking.py); so does a tool_use without its tool_result in
-the next message, or a tool_result without its tool_use (tool_pairing.py). Every request
-is recorded.
+(replies, 401/429/529 errors, stalls) or asks a responder; `delay` holds every Messages
+request (model and planning alike) for a fixed time, a model latency for benchmarks.
+Thinking models open each reply with a thinking block (unless the reply chooses not to
+think; a reply may also interleave thinking between its tool calls), and a request that
+does not send it back as the API requires gets the API's 400 (thinking.py); so does a
+tool_use without its tool_result in the next message, or a tool_result without its
+tool_use (tool_pairing.py). Every request is recorded.
 
 Prompt caching is simulated the way the API documents it: the prompt (tools, then system,
 then messages) up to each `cache_control` marker (at most four) is a cacheable prefix. A
@@ -156,8 +157,12 @@ class FakeAnthropic:
         capabilities: bool | dict[str, Any] = True,
         host: str = "127.0.0.1",
         port: int = 0,
+        delay: float = 0.0,
     ) -> None:
         self.api_keys = {api_key}
+        self.delay = delay
+        """Seconds every POST /v1/messages waits before it is answered, model and planning
+        requests alike (a fixed model latency, for benchmarks); 0: none."""
         self.responder = responder
         self.models = models
         self.min_cache_tokens = min_cache_tokens
@@ -328,6 +333,12 @@ class FakeAnthropic:
         refused = check_tool_pairing(recorded.messages) or self.thinking.check(recorded.body)
         if refused is not None:
             return self._error(refused)
+        if self.delay > 0:
+            try:
+                await asyncio.sleep(self.delay)
+            except asyncio.CancelledError:
+                self.hangups += 1
+                raise
         if is_planning(recorded.body):
             return await self._planning(recorded)
         step = await self._next_step(recorded)

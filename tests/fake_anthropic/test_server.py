@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+import time
 
 import anthropic
 import httpx
 import pytest
 
-from tests.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
+from tests.fake_anthropic import (
+    ApiError,
+    FakeAnthropic,
+    Reply,
+    Stall,
+    ToolUse,
+    planned,
+    planned_change,
+)
 from tests.helpers import wait_for
 
 KEY = "sk-ant-fake"
@@ -284,3 +293,32 @@ async def test_the_key_may_come_as_a_bearer_token(fake: FakeAnthropic) -> None:
         )
     assert right.status_code == 200
     assert wrong.status_code == 401
+
+
+async def test_a_delay_holds_model_and_planning_answers_alike(client: ClientFactory) -> None:
+    async with FakeAnthropic(api_key=KEY, delay=0.2) as fake:
+        fake.script(Reply("Done."))
+        fake.plan(planned(planned_change("volume", volume="level", level=35)))
+        sdk = client(fake)
+        messages = [{"role": "user", "content": "set the living room to 35"}]
+        started = time.perf_counter()
+        reply = await sdk.messages.create(
+            model="claude-haiku-4-5",
+            max_tokens=100,
+            messages=messages,  # type: ignore[arg-type]
+        )
+        model_took = time.perf_counter() - started
+        started = time.perf_counter()
+        plan = await sdk.messages.create(
+            model="claude-haiku-4-5",
+            max_tokens=100,
+            tools=[TOOL],  # type: ignore[list-item]
+            tool_choice={"type": "tool", "name": "linn__play"},
+            messages=messages,  # type: ignore[arg-type]
+        )
+        plan_took = time.perf_counter() - started
+    assert reply.content[0].type == "text"
+    assert plan.content[0].type == "tool_use"
+    assert len(fake.plan_requests) == 1
+    assert model_took >= 0.2
+    assert plan_took >= 0.2

@@ -1,0 +1,218 @@
+"""scripts/bench planner: what the planner (issue 29) adds to an assistant turn's latency.
+
+One Home Assistant core (built as pytest-homeassistant-custom-component builds it), the
+emulated streamer on loopback, and an assistant entry on the fake Messages API
+(tests/fake_anthropic) with the same fixed delay on every request it answers: the turn's
+model calls and the planning request alike. Each turn is a new conversation saying "set the
+living room to N": the model calls linn__set_volume, the tool runs (a change: it waits for
+the turn's plan), the model answers. A turn is timed from conversation.async_converse to its
+result.
+
+Turns are measured with the planner and without it, alternating (so both see the same
+machine). Without it means no planning request at all, in this process only:
+AssistantTurn._start_planner does nothing and the planner for other agents' turns
+(TurnPlans.starter) is unset, so a change finds no plan to wait for and the policy decides
+(this turn reads no device text, so the decision is the same either way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+from pathlib import Path
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench import machine, summarize
+from bench_hass import async_setup_http, home_assistant
+from homeassistant.components import conversation
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import Context
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
+from custom_components.linn.agent.turn import AssistantTurn
+from custom_components.linn.const import DOMAIN
+from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from linn_emulator import LinnEmulator
+from tests.fake_anthropic import (
+    FakeAnthropic,
+    PlanAnswer,
+    RecordedRequest,
+    Reply,
+    ToolUse,
+    planned,
+    planned_change,
+)
+from tests.ha.assist_api import PLAYER, assist_with_unlimited_guard
+from tests.ha.streamers import async_setup_linn
+
+API_KEY = "sk-ant-bench-planner"
+AGENT = "conversation.claude_assistant"
+VARIANTS = ("with_planner", "without_planner")
+PERCENTILES = (50, 90, 99)
+
+
+class Turns:
+    """The scripted model and planner of the benchmark's turns, and the planner switch."""
+
+    def __init__(self) -> None:
+        self.level = 30
+        self.planner = True
+        self.original_start = AssistantTurn._start_planner
+
+    def reply(self, request: RecordedRequest) -> Reply:
+        """The model: set_volume for the asked level, then a short answer."""
+        if request.tool_results():
+            return Reply(f"The living room is at {self.level}.", thinks=False)
+        use = ToolUse("linn__set_volume", {"player": PLAYER, "volume": self.level})
+        return Reply(tool_uses=(use,), thinks=False)
+
+    def plan(self, _request: RecordedRequest) -> PlanAnswer:
+        """The planner: the asked level in the living room."""
+        change = planned_change("volume", target="living room", volume="level", level=self.level)
+        return planned(change)
+
+    def install(self) -> None:
+        """Make the planner switchable in this process (see the module's docstring)."""
+        turns = self
+
+        def start_planner(self: AssistantTurn) -> None:
+            if turns.planner:
+                turns.original_start(self)
+
+        AssistantTurn._start_planner = start_planner  # type: ignore[method-assign]
+
+    def uninstall(self) -> None:
+        """The agent as it was."""
+        AssistantTurn._start_planner = self.original_start  # type: ignore[method-assign]
+
+
+async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any]:
+    """`count` timed turns per variant (after `warm_up` each), alternating variants."""
+    turns = Turns()
+    samples: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
+    async with (
+        FakeAnthropic(api_key=API_KEY, responder=turns.reply, delay=delay) as fake,
+        LinnEmulator(port=0, tick_interval=3600) as emu,
+        home_assistant() as hass,
+    ):
+        fake.planner = turns.plan
+        await async_setup_http(hass)
+        linn = await async_setup_linn(hass, emu.udn, emu.port)
+        admin = await hass.auth.async_create_user("bench", group_ids=["system-admin"])
+        # rate limits of the guard would refuse a benchmark's 20th change in a minute
+        await assist_with_unlimited_guard(hass, admin.id, platform="bench")
+        assert await async_setup_component(hass, "conversation", {})
+        entry = MockConfigEntry(
+            domain=DOMAIN,
+            title="Claude assistant",
+            data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
+            options=dict(DEFAULT_OPTIONS),
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        plans = hass.data[DATA_GUARD].plans
+        starter = plans.starter
+        assert starter is not None
+        turns.install()
+        try:
+            for number in range(warm_up + count):
+                # alternate which variant goes first, so neither always follows the other
+                order = VARIANTS if number % 2 == 0 else VARIANTS[::-1]
+                for variant in order:
+                    turns.planner = variant == "with_planner"
+                    plans.starter = starter if turns.planner else None
+                    turns.level = 30 + (number * 2 + (variant == "with_planner")) % 10
+                    planning_before = len(fake.plan_requests)
+                    started = time.perf_counter()
+                    result = await conversation.async_converse(
+                        hass,
+                        f"set the living room to {turns.level}",
+                        None,
+                        Context(user_id=admin.id),
+                        language="en",
+                        agent_id=AGENT,
+                    )
+                    elapsed = time.perf_counter() - started
+                    speech = result.response.speech["plain"]["speech"]
+                    assert speech == f"The living room is at {turns.level}.", speech
+                    assert emu.state.volume == turns.level, (emu.state.volume, turns.level)
+                    planning = len(fake.plan_requests) - planning_before
+                    assert planning == (1 if turns.planner else 0), (variant, planning)
+                    if number >= warm_up:
+                        samples[variant].append(elapsed)
+        finally:
+            turns.uninstall()
+            plans.starter = starter
+        outcomes = dict(entry.runtime_data.plan_outcomes)
+        await hass.config_entries.async_unload(entry.entry_id)
+        await hass.config_entries.async_unload(linn.entry_id)
+        await hass.async_block_till_done()
+    turn = {variant: summarize(got, PERCENTILES) for variant, got in samples.items()}
+    difference = {
+        f"p{pct}_ms": turn["with_planner"][f"p{pct}_ms"] - turn["without_planner"][f"p{pct}_ms"]
+        for pct in PERCENTILES
+    }
+    return {
+        "delay_ms": delay * 1000,
+        "model_requests_per_turn": 2,
+        "planning_requests_per_turn": {"with_planner": 1, "without_planner": 0},
+        "plan_outcomes": outcomes,
+        "turn_latency": turn,
+        "added_by_planner": difference,
+        "samples_ms": {variant: [s * 1000 for s in got] for variant, got in samples.items()},
+    }
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """Human-readable distributions."""
+    print(f"machine: {results['machine']}")
+    print(f"fake API delay per request: {results['delay_ms']:.0f} ms")
+    print(f"plan outcomes (turns with the planner, warm-up included): {results['plan_outcomes']}")
+    print(f"{'turn latency':<20} {'n':>5} {'min ms':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
+    for variant, dist in results["turn_latency"].items():
+        print(
+            f"{variant:<20} {dist['n']:>5} {dist['min_ms']:>8.1f} {dist['p50_ms']:>8.1f} "
+            f"{dist['p90_ms']:>8.1f} {dist['p99_ms']:>8.1f}"
+        )
+    added = results["added_by_planner"]
+    print(
+        f"{'added by planner':<20} {'':>5} {'':>8} {added['p50_ms']:>8.1f} "
+        f"{added['p90_ms']:>8.1f} {added['p99_ms']:>8.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point (`scripts/bench planner ...`)."""
+    parser = argparse.ArgumentParser(prog="scripts/bench planner", description=__doc__)
+    parser.add_argument("--count", type=int, default=40, help="timed turns per variant")
+    parser.add_argument("--warm-up", type=int, default=3, help="untimed turns per variant first")
+    parser.add_argument(
+        "--delay", type=float, default=0.15, help="seconds the fake API takes per request"
+    )
+    parser.add_argument("--note", default="", help="stored with the results")
+    parser.add_argument(
+        "--json", type=Path, help="write the results to this file (relative to the repository)"
+    )
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    measured = asyncio.run(bench_planner(args.count, args.delay, args.warm_up))
+    load = {"before": list(load_before), "after": list(os.getloadavg())}
+    results = {"machine": {**machine(), "load_average": load}, "note": args.note, **measured}
+    print_table(results)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
