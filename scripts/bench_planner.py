@@ -6,7 +6,9 @@ emulated streamer on loopback, and an assistant entry on the fake Messages API
 model calls and the planning request alike. Each turn is a new conversation saying "set the
 living room to N": the model calls linn__set_volume, the tool runs (a change: it waits for
 the turn's plan), the model answers. A turn is timed from conversation.async_converse to its
-result.
+result. Also recorded: how long each change waited for its plan, and the CPU time of the
+event loop's thread per turn (Home Assistant, the agent, the SDK and the fake share it, so
+the fake's work for the planning request is counted too).
 
 Turns are measured with the planner and without it, alternating (so both see the same
 machine). Without it means no planning request at all, in this process only:
@@ -33,14 +35,17 @@ from bench import machine, summarize
 from bench_hass import async_setup_http, home_assistant
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY
-from homeassistant.core import Context
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.agent.turn import AssistantTurn
 from custom_components.linn.const import DOMAIN
+from custom_components.linn.guard.call import Turn
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.guard.plan import NoPlan, Plan
+from custom_components.linn.guard.turn_plans import PLAN_WAIT, TurnPlans
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import (
     FakeAnthropic,
@@ -67,6 +72,9 @@ class Turns:
         self.level = 30
         self.planner = True
         self.original_start = AssistantTurn._start_planner
+        self.original_plan_for = TurnPlans.async_plan_for
+        self.plan_waits: list[float] = []
+        """Seconds each change waited for its turn's plan (with the planner)."""
 
     def reply(self, request: RecordedRequest) -> Reply:
         """The model: set_volume for the asked level, then a short answer."""
@@ -88,17 +96,55 @@ class Turns:
             if turns.planner:
                 turns.original_start(self)
 
+        async def plan_for(
+            self: TurnPlans, turn: Turn, wait: float = PLAN_WAIT
+        ) -> Plan | NoPlan | None:
+            started = time.perf_counter()
+            try:
+                return await turns.original_plan_for(self, turn, wait)
+            finally:
+                if turns.planner:
+                    turns.plan_waits.append(time.perf_counter() - started)
+
         AssistantTurn._start_planner = start_planner  # type: ignore[method-assign]
+        TurnPlans.async_plan_for = plan_for  # type: ignore[method-assign]
 
     def uninstall(self) -> None:
         """The agent as it was."""
         AssistantTurn._start_planner = self.original_start  # type: ignore[method-assign]
+        TurnPlans.async_plan_for = self.original_plan_for  # type: ignore[method-assign]
+
+
+async def one_turn(
+    hass: HomeAssistant, fake: FakeAnthropic, emu: LinnEmulator, turns: Turns, user_id: str
+) -> tuple[float, float]:
+    """One timed turn: its wall-clock and event loop thread CPU seconds."""
+    planning_before = len(fake.plan_requests)
+    cpu_started = time.thread_time()
+    started = time.perf_counter()
+    result = await conversation.async_converse(
+        hass,
+        f"set the living room to {turns.level}",
+        None,
+        Context(user_id=user_id),
+        language="en",
+        agent_id=AGENT,
+    )
+    elapsed = time.perf_counter() - started
+    cpu_used = time.thread_time() - cpu_started
+    speech = result.response.speech["plain"]["speech"]
+    assert speech == f"The living room is at {turns.level}.", speech
+    assert emu.state.volume == turns.level, (emu.state.volume, turns.level)
+    planning = len(fake.plan_requests) - planning_before
+    assert planning == (1 if turns.planner else 0), planning
+    return elapsed, cpu_used
 
 
 async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any]:
     """`count` timed turns per variant (after `warm_up` each), alternating variants."""
     turns = Turns()
     samples: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
+    cpu: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
     async with (
         FakeAnthropic(api_key=API_KEY, responder=turns.reply, delay=delay) as fake,
         LinnEmulator(port=0, tick_interval=3600) as emu,
@@ -131,25 +177,14 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
                 for variant in order:
                     turns.planner = variant == "with_planner"
                     plans.starter = starter if turns.planner else None
+                    waits_before = len(turns.plan_waits)
                     turns.level = 30 + (number * 2 + (variant == "with_planner")) % 10
-                    planning_before = len(fake.plan_requests)
-                    started = time.perf_counter()
-                    result = await conversation.async_converse(
-                        hass,
-                        f"set the living room to {turns.level}",
-                        None,
-                        Context(user_id=admin.id),
-                        language="en",
-                        agent_id=AGENT,
-                    )
-                    elapsed = time.perf_counter() - started
-                    speech = result.response.speech["plain"]["speech"]
-                    assert speech == f"The living room is at {turns.level}.", speech
-                    assert emu.state.volume == turns.level, (emu.state.volume, turns.level)
-                    planning = len(fake.plan_requests) - planning_before
-                    assert planning == (1 if turns.planner else 0), (variant, planning)
+                    elapsed, cpu_used = await one_turn(hass, fake, emu, turns, admin.id)
                     if number >= warm_up:
                         samples[variant].append(elapsed)
+                        cpu[variant].append(cpu_used)
+                    elif turns.planner:
+                        del turns.plan_waits[waits_before:]  # a warm-up turn's
         finally:
             turns.uninstall()
             plans.starter = starter
@@ -169,6 +204,10 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
         "plan_outcomes": outcomes,
         "turn_latency": turn,
         "added_by_planner": difference,
+        "change_waited_for_plan": summarize(turns.plan_waits, PERCENTILES),
+        "loop_thread_cpu_per_turn": {
+            variant: summarize(got, PERCENTILES) for variant, got in cpu.items()
+        },
         "samples_ms": {variant: [s * 1000 for s in got] for variant, got in samples.items()},
     }
 
@@ -189,6 +228,14 @@ def print_table(results: dict[str, Any]) -> None:
         f"{'added by planner':<20} {'':>5} {'':>8} {added['p50_ms']:>8.1f} "
         f"{added['p90_ms']:>8.1f} {added['p99_ms']:>8.1f}"
     )
+    rows = [("change waited for plan", results["change_waited_for_plan"])] + [
+        (f"CPU {variant}", dist) for variant, dist in results["loop_thread_cpu_per_turn"].items()
+    ]
+    for name, dist in rows:
+        print(
+            f"{name:<20} {dist['n']:>5} {dist['min_ms']:>8.1f} {dist['p50_ms']:>8.1f} "
+            f"{dist['p90_ms']:>8.1f} {dist['p99_ms']:>8.1f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
