@@ -75,6 +75,9 @@ class Turns:
         self.original_plan_for = TurnPlans.async_plan_for
         self.plan_waits: list[float] = []
         """Seconds each change waited for its turn's plan (with the planner)."""
+        self.planning_first: list[bool] = []
+        """Per turn with the planner: its planning request reached the fake before the
+        turn's first model request."""
 
     def reply(self, request: RecordedRequest) -> Reply:
         """The model: set_volume for the asked level, then a short answer."""
@@ -120,6 +123,7 @@ async def one_turn(
 ) -> tuple[float, float]:
     """One timed turn: its wall-clock and event loop thread CPU seconds."""
     planning_before = len(fake.plan_requests)
+    requests_before = len(fake.requests)
     cpu_started = time.thread_time()
     started = time.perf_counter()
     result = await conversation.async_converse(
@@ -137,6 +141,10 @@ async def one_turn(
     assert emu.state.volume == turns.level, (emu.state.volume, turns.level)
     planning = len(fake.plan_requests) - planning_before
     assert planning == (1 if turns.planner else 0), planning
+    if turns.planner:
+        # which of the turn's first two requests reached the fake first
+        first = fake.requests[requests_before]
+        turns.planning_first.append(first is fake.plan_requests[planning_before])
     return elapsed, cpu_used
 
 
@@ -205,6 +213,10 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
         "turn_latency": turn,
         "added_by_planner": difference,
         "change_waited_for_plan": summarize(turns.plan_waits, PERCENTILES),
+        "planning_request_arrived_first": {
+            "yes": sum(turns.planning_first),
+            "no": len(turns.planning_first) - sum(turns.planning_first),
+        },
         "loop_thread_cpu_per_turn": {
             variant: summarize(got, PERCENTILES) for variant, got in cpu.items()
         },
@@ -217,6 +229,8 @@ def print_table(results: dict[str, Any]) -> None:
     print(f"machine: {results['machine']}")
     print(f"fake API delay per request: {results['delay_ms']:.0f} ms")
     print(f"plan outcomes (turns with the planner, warm-up included): {results['plan_outcomes']}")
+    first = results["planning_request_arrived_first"]
+    print(f"planning request reached the fake first (warm-up included): {first}")
     print(f"{'turn latency':<20} {'n':>5} {'min ms':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
     for variant, dist in results["turn_latency"].items():
         print(
