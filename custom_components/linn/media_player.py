@@ -390,7 +390,7 @@ class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
 
     # --- media --------------------------------------------------------------------
 
-    @gated("play")
+    @gated(lambda _self, media_type, *_a, **_k: None if media_type == MEDIA_TYPE_SOURCE else "play")
     @command
     async def async_play_media(
         self, media_type: MediaType | str, media_id: str, **kwargs: Any

@@ -180,10 +180,14 @@ async def async_gate(  # noqa: PLR0917
 
 
 def gated[F: Callable[..., Awaitable[Any]]](
-    tool: str, arguments: Callable[..., Mapping[str, Any]] | None = None
+    tool: str | Callable[..., str | None],
+    arguments: Callable[..., Mapping[str, Any]] | None = None,
 ) -> Callable[[F], F]:
     """A media player service handler behind the gate, as the Linn tool `tool`.
 
+    `tool` may be a function of the call (`tool(entity, *args, **kwargs)`): None then means
+    the handler decides nothing itself, because the gated handler it calls decides (a
+    play_media of a source is decided as select_source, never as a bare play).
     `arguments(entity, *args, **kwargs)`: the tool's arguments for this call, without
     `player`.
     """
@@ -191,14 +195,15 @@ def gated[F: Callable[..., Awaitable[Any]]](
     def wrap(func: F) -> F:
         @wraps(func)
         async def wrapper(entity: Any, *args: Any, **kwargs: Any) -> None:
-            if GATED.get() or not in_conversation():
+            name = tool(entity, *args, **kwargs) if callable(tool) else tool
+            if name is None or GATED.get() or not in_conversation():
                 await func(entity, *args, **kwargs)
                 return
             await async_gate(
                 entity.hass,
                 entity.entity_id,
                 entity._context,  # the service call's, set by HA for this call
-                tool,
+                name,
                 arguments(entity, *args, **kwargs) if arguments is not None else {},
                 lambda: func(entity, *args, **kwargs),
             )

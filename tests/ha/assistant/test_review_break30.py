@@ -122,7 +122,6 @@ async def test_n1_a_title_read_through_get_live_context_steers_another_agents_st
     assert not kitchen.state.standby, f"the kitchen went to standby: {_outcomes(hass, 'standby')}"
 
 
-@pytest.mark.xfail(strict=True, reason="review 30 finding N2")
 async def test_n2_play_media_of_a_source_is_decided_as_a_plain_play(
     hass: HomeAssistant,
     emulator: LinnEmulator,
