@@ -19,7 +19,7 @@ from ..guard import Caller, Turn
 from ..guard.ha_adapter import DATA_GUARD
 from ..guard.plan import NoPlan, Plan
 from .const import CONF_MODEL, option
-from .planner import async_plan, planning_request
+from .planner import async_plan_counted, planning_request
 from .runtime import AssistantConfigEntry
 from .usage import exceeded_budget
 
@@ -63,15 +63,13 @@ async def _async_plan(
     model = option(entry.options, CONF_MODEL)
     earlier = [turn.previous_utterance] if turn.previous_utterance else []
     request = planning_request(model, utterance, earlier, turn.language, runtime.capabilities)
-    plan, usage = await async_plan(runtime.client, request, [*earlier, utterance])
-    runtime.plan_outcomes[
-        f"other_agents_{'planned' if isinstance(plan, Plan) else plan.reason}"
-    ] += 1
-    if usage.prompt_tokens:
-        ledger.add_amounts(
-            conversation,
-            {**usage.ledger_amounts(model), OTHER_AGENT_PLANS: 1},
-            user_id=caller.user_id,
-        )
-        hass.data[DATA_GUARD].async_ledger_changed()
-    return plan
+    return await async_plan_counted(
+        hass,
+        runtime,
+        request,
+        [*earlier, utterance],
+        conversation_id=conversation,
+        user_id=caller.user_id,
+        counter=OTHER_AGENT_PLANS,
+        outcome_prefix="other_agents_",
+    )

@@ -17,11 +17,14 @@ import logging
 from typing import Any, Final
 
 import anthropic
+from homeassistant.core import HomeAssistant
 
+from ..guard.ha_adapter import DATA_GUARD
 from ..guard.plan import InvalidPlan, NoPlan, Plan, parse_plan, plan_schema
 from ..guard.specs import TOOL_SPECS
 from .model_info import ModelCapabilities
 from .prompt import CACHE_CONTROL
+from .runtime import AssistantRuntime
 from .thinking_params import EFFORT_OFF, thinking_params
 from .tools import INTENT_ACTIONS, TOOL_ACTIONS
 from .usage import Usage
@@ -145,3 +148,34 @@ async def async_plan(
     except InvalidPlan as err:
         _LOGGER.debug("The planner's answer fails a check: %s", err)
         return NoPlan("invalid"), usage
+
+
+async def async_plan_counted(
+    hass: HomeAssistant,
+    runtime: AssistantRuntime,
+    request: dict[str, Any],
+    utterances: Sequence[str],
+    *,
+    conversation_id: str,
+    user_id: str | None,
+    counter: str,
+    outcome_prefix: str = "",
+) -> Plan | NoPlan:
+    """async_plan, with its outcome counted for diagnostics and its usage in the ledger.
+
+    The usage counts for `user_id` in the conversation, with `counter` (the budget line
+    of this kind of plan) added.
+    """
+    plan, usage = await async_plan(runtime.client, request, utterances)
+    runtime.plan_outcomes[
+        outcome_prefix + (PLANNED if isinstance(plan, Plan) else plan.reason)
+    ] += 1
+    if usage.prompt_tokens:
+        guard = hass.data[DATA_GUARD]
+        guard.guard.ledger.add_amounts(
+            conversation_id,
+            {**usage.ledger_amounts(request["model"]), counter: 1},
+            user_id=user_id,
+        )
+        guard.async_ledger_changed()
+    return plan

@@ -17,9 +17,6 @@ from typing import Any, Final
 import anthropic
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
-    entity_registry as er,
     llm,
 )
 from homeassistant.util import dt as dt_util
@@ -28,6 +25,7 @@ import probatio
 from ..const import DOMAIN
 from ..llm import PREFIX
 from ..llm_players import Player
+from ..player_areas import device_area, player_area
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -126,30 +124,11 @@ def turn_facts(
     `remembered` are the user's own remembered facts (written only at their request);
     `language` is the conversation's language (Assist's, e.g. "de").
     """
-    areas = ar.async_get(hass)
-    devices = dr.async_get(hass)
-    entities = er.async_get(hass)
-
-    def area_of_device(device: dr.DeviceEntry | dr.ChildDeviceEntry | None) -> str | None:
-        if device is None or device.area_id is None:
-            return None
-        area = areas.async_get_area(device.area_id)
-        return area.name if area is not None else None
-
-    def area_of_player(entity_id: str) -> str | None:
-        entry = entities.async_get(entity_id)
-        if entry is None:
-            return None
-        if entry.area_id and (area := areas.async_get_area(entry.area_id)) is not None:
-            return area.name
-        return area_of_device(devices.async_get(entry.device_id) if entry.device_id else None)
-
-    satellite = devices.async_get(device_id) if device_id else None
-    user_area = area_of_device(satellite)
+    user_area = device_area(hass, device_id)
     listed = [
         {
             "name": player.name,
-            "area": area_of_player(player.entity_id),
+            "area": player_area(hass, player.entity_id),
             "state": (state.state if (state := hass.states.get(player.entity_id)) else None),
         }
         for player in players

@@ -12,6 +12,7 @@ from typing import Any, Final
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
+from ..guard.phrases import language_code
 from ..llm import PREFIX as TOOL_PREFIX
 
 _WHAT: Final[Mapping[str, Mapping[str, str]]] = {
@@ -63,7 +64,7 @@ _OPENING: Final[Mapping[str, str]] = {"en": "Done: {changes}.", "de": "Erledigt:
 
 
 def _base(language: str | None) -> str:
-    base = (language or "en").split("-")[0].split("_")[0].lower()
+    base = language_code(language)
     return base if base in _WHAT else "en"
 
 

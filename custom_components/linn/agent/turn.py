@@ -44,7 +44,7 @@ from .memory import async_get_memory
 from .messages import chat_messages
 from .model_info import ModelCapabilities, async_fetch_capabilities
 from .native import ModelMessage
-from .planner import PLANNED, async_plan, planning_request
+from .planner import async_plan_counted, planning_request
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .ran import changes_that_ran
 from .refusal import RefusedTurn
@@ -310,16 +310,15 @@ class AssistantTurn:
         self.hass.data[DATA_GUARD].plans.add(self.chat_log.conversation_id, len(utterances), task)
 
     async def _async_planned(self, request: dict[str, Any], utterances: list[str]) -> Plan | NoPlan:
-        plan, usage = await async_plan(self.runtime.client, request, utterances)
-        self.runtime.plan_outcomes[PLANNED if isinstance(plan, Plan) else plan.reason] += 1
-        if usage.prompt_tokens:
-            self.ledger.add_amounts(
-                self.chat_log.conversation_id,
-                {**usage.ledger_amounts(self.model), "planner_calls": 1},
-                user_id=self.user_input.context.user_id,
-            )
-            self.hass.data[DATA_GUARD].async_ledger_changed()
-        return plan
+        return await async_plan_counted(
+            self.hass,
+            self.runtime,
+            request,
+            utterances,
+            conversation_id=self.chat_log.conversation_id,
+            user_id=self.user_input.context.user_id,
+            counter="planner_calls",
+        )
 
     def _trim_if_budget_near(self, record: ConversationRecord) -> None:
         """Near a budget, leave out the results and facts of the turns before this one."""

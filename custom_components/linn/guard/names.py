@@ -23,6 +23,11 @@ def _starts(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
     return [i for i in range(len(words) - size + 1) if list(words[i : i + size]) == list(phrase)]
 
 
+def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
+    """The phrase occurs in the words as whole, consecutive words (both name_tokens)."""
+    return bool(phrase) and bool(_starts(words, phrase))
+
+
 def names_whole(words: str | None, name: str, longer: Iterable[str] = ()) -> bool:
     """The words hold the name as whole words somewhere no longer name covers it."""
     said = name_tokens(words or "")

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-import re
 from typing import Any, Final
 
-from .names import names_whole
+from .names import contains_phrase, name_tokens, names_whole
 
 MAX_CHANGES: Final = 6
 MAX_WORDS_CHARS: Final = 120
@@ -116,7 +115,7 @@ def parse_plan(data: Any, utterances: Sequence[str], kinds: Collection[str]) -> 
     changes = data["changes"]
     if not isinstance(changes, list) or len(changes) > MAX_CHANGES:
         raise InvalidPlan("changes must be a list of at most 6")
-    said = [_tokens(utterance) for utterance in utterances]
+    said = [name_tokens(utterance) for utterance in utterances]
     return Plan(tuple(_change(item, said, kinds) for item in changes))
 
 
@@ -157,10 +156,10 @@ def _quoted(value: Any, said: Sequence[list[str]], name: str) -> str | None:
         return None
     if not isinstance(value, str) or len(value) > MAX_WORDS_CHARS:
         raise InvalidPlan(f"{name} must be short text")
-    tokens = _tokens(value)
+    tokens = name_tokens(value)
     if not tokens:
         return None
-    if not any(_contains(utterance, tokens) for utterance in said):
+    if not any(contains_phrase(utterance, tokens) for utterance in said):
         raise InvalidPlan(f"{name} is not the user's words")
     return value
 
@@ -230,16 +229,3 @@ def _volume_fits(change: PlannedChange, target: int, current: int | None) -> boo
             return current is None or target < current
         case None:
             return change.kind == "volume"  # "change the volume": the model's level
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _tokens(text: str) -> list[str]:
-    return _WORD.findall(text.casefold())
-
-
-def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
-    """The phrase occurs in the words as whole, consecutive words."""
-    size = len(phrase)
-    return any(list(words[start : start + size]) == list(phrase) for start in range(len(words)))

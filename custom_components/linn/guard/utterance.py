@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 import re
 
+from .names import contains_phrase, name_tokens
 from .phrases import LANGUAGES, Language, answers, any_rule, language_code, rules_for
 
 
@@ -425,9 +426,4 @@ def said_verbatim(phrase: str, utterance: str | None) -> bool:
 
     Case, punctuation and apostrophes do not matter; every word must be there, in order.
     """
-    wanted = _name_tokens(phrase)
-    said = _name_tokens(utterance or "")
-    if not wanted:
-        return False
-    size = len(wanted)
-    return any(said[start : start + size] == wanted for start in range(len(said) - size + 1))
+    return contains_phrase(name_tokens(utterance or ""), name_tokens(phrase))
