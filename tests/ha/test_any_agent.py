@@ -12,9 +12,7 @@ import json
 
 from homeassistant.auth.models import User
 from homeassistant.components import conversation
-from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -26,6 +24,7 @@ from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 
 from .assistant.conftest import API_KEY as OUR_KEY, assistant_entry
+from .core_agent import core_claude_agent
 
 API_KEY = "sk-ant-core-test"
 PLAYER = "Living Room"
@@ -47,22 +46,8 @@ async def core_agent(
     """Core anthropic's conversation entity, added through its own config flow."""
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
-    result = await hass.config_entries.flow.async_init("anthropic", context={"source": "user"})
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_API_KEY: API_KEY}
-    )
-    assert result["type"] is FlowResultType.CREATE_ENTRY
-    await hass.async_block_till_done()
-    agents = [
-        state.entity_id
-        for state in hass.states.async_all("conversation")
-        if state.attributes.get("friendly_name") == "Claude conversation"
-    ]
-    assert len(agents) == 1
-    yield agents[0]
-    entry = result["result"]
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+    async with core_claude_agent(hass, API_KEY) as agent:
+        yield agent
 
 
 async def test_core_claude_agent_changes_the_volume_through_the_guarded_tool(

@@ -14,9 +14,7 @@ from typing import Any
 
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
-from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
@@ -38,6 +36,7 @@ from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 
+from ..core_agent import core_claude_agent
 from ..injected_titles import show_title
 from .conftest import AGENT, converse, speech
 
@@ -72,20 +71,8 @@ async def core_agent(
 ) -> AsyncIterator[str]:
     """Core anthropic's conversation entity (Assist API), beside our assistant entry."""
     assert await async_setup_component(hass, "intent", {})
-    result = await hass.config_entries.flow.async_init("anthropic", context={"source": "user"})
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_API_KEY: CORE_KEY}
-    )
-    assert result["type"] is FlowResultType.CREATE_ENTRY
-    await hass.async_block_till_done()
-    (agent,) = [
-        state.entity_id
-        for state in hass.states.async_all("conversation")
-        if state.attributes.get("friendly_name") == "Claude conversation"
-    ]
-    yield agent
-    await hass.config_entries.async_unload(result["result"].entry_id)
-    await hass.async_block_till_done()
+    async with core_claude_agent(hass, CORE_KEY) as agent:
+        yield agent
 
 
 @pytest.mark.xfail(strict=True, reason="review 30 finding N1")
