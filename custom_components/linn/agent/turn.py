@@ -110,6 +110,7 @@ class AssistantTurn:
         self.first_index = len(chat_log.content)
         self.identified = False
         self.is_admin = False
+        self._plan_task: asyncio.Task[Plan | NoPlan] | None = None
 
     async def async_run(self) -> conversation.ConversationResult:
         """The reply to the user's input.
@@ -159,9 +160,13 @@ class AssistantTurn:
             await self._async_loop(instance, llm_context)
         except asyncio.CancelledError:
             instance.cancel_running()
+            if self._plan_task is not None:
+                self._plan_task.cancel()
             raise
         except _Limited as limited:
+            await self._async_plan_settled()
             return await self._async_limited(limited.prefix, local=limited.local)
+        await self._async_plan_settled()
         result = conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
         if self._waits_for_user():
             result.continue_conversation = True
@@ -304,10 +309,22 @@ class AssistantTurn:
         request = planning_request(
             self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
         )
-        task = self.hass.async_create_task(
+        self._plan_task = self.hass.async_create_task(
             self._async_planned(request, utterances), "linn turn plan", eager_start=False
         )
-        self.hass.data[DATA_GUARD].plans.add(self.chat_log.conversation_id, len(utterances), task)
+        self.hass.data[DATA_GUARD].plans.add(
+            self.chat_log.conversation_id, len(utterances), self._plan_task
+        )
+
+    async def _async_plan_settled(self) -> None:
+        """The turn's planning request has ended (usually long before the turn).
+
+        No request of a turn outlives it: its usage is counted in its turn, and the next
+        turn's plan cannot be answered to this one's request. async_plan never raises and
+        is bounded by its own timeout.
+        """
+        if self._plan_task is not None:
+            await self._plan_task
 
     async def _async_planned(self, request: dict[str, Any], utterances: list[str]) -> Plan | NoPlan:
         return await async_plan_counted(

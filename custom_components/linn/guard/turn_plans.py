@@ -20,6 +20,7 @@ KEPT: Final = 64
 """Plans of this many turns are kept (a turn's changes come within seconds of its plan)."""
 
 NO_PLAN_LATE: Final = "late"
+NO_PLAN_CANCELLED: Final = "cancelled"
 
 
 type PlanStarter = Callable[[Turn, str, Caller], asyncio.Future[Plan | NoPlan]]
@@ -64,6 +65,8 @@ class TurnPlans:
         plan = self._plans.get((turn.conversation_id, turn.index))
         if plan is None:
             return None
+        if plan.cancelled():  # its turn ended: what still runs of it has no plan
+            return NoPlan(NO_PLAN_CANCELLED)
         try:
             return await asyncio.wait_for(asyncio.shield(plan), wait)
         except TimeoutError:
