@@ -18,6 +18,12 @@ A confirmation cannot be answered by a yes on this path (an intent's reply is no
 question the user's next words can answer), so the gate opens none: a call that needs a
 yes is refused, saying so. A call that needs an administrator's approval waits for it, as
 on every other path.
+
+One yes does reach it: our assistant's confirmation of another API's call (its policy
+"Tools of other APIs" on *confirm*), which confirm.py runs in code on the user's yes with
+CONFIRMED set to the request. The player's gate still decides the change (a deny stays
+a deny, an approval is still asked for, one record), in the turn that asked for it (its
+words and plan: the yes turn has none), and the yes stands for the one it would ask.
 """
 
 from __future__ import annotations
@@ -47,6 +53,10 @@ GATED: ContextVar[bool] = ContextVar("linn_gate_gated", default=False)
 """True while a change the gate (or a guarded Linn tool) let through runs."""
 ASSISTANT: ContextVar[str | None] = ContextVar("linn_gate_assistant", default=None)
 """The Linn assistant (conversation entity id) whose turn runs: its policies apply."""
+CONFIRMED: ContextVar[str | None] = ContextVar("linn_gate_confirmed", default=None)
+"""The confirmation (request id) the user's yes approved, while confirm.py runs its call:
+the change it reaches is decided in the turn before (which asked), and that yes answers
+the one it needs."""
 LIMITED: ContextVar[list[str] | None] = ContextVar("linn_gate_limited", default=None)
 """Set by limited mode: no planner runs (the model is down), and what the gate refused is
 collected here, so the spoken reply says it (an intent's own error speech is generic)."""
@@ -142,10 +152,13 @@ async def async_gate(  # noqa: PLR0917
     caller: Caller = await async_caller(hass, context, agent_id)
     language = hass.config.language
     limited = LIMITED.get() is not None
+    confirmed = CONFIRMED.get()
+    # the yes turn has no words to check: the call is the previous turn's, as it asked
+    earlier = 1 if confirmed is not None else 0
     turn = (
-        current_turn(language)
+        current_turn(language, earlier)
         if limited
-        else await async_planned_turn(hass, language, definition.name, caller)
+        else await async_planned_turn(hass, language, definition.name, caller, earlier)
     )
     handler = _GateHandler(
         hass,
@@ -158,7 +171,13 @@ async def async_gate(  # noqa: PLR0917
     )
     if definition.prepare is not None:
         await definition.prepare(async_players(hass, None))
-    call = ToolCall(definition.name, {"player": player.name, **arguments}, caller, turn)
+    call = ToolCall(
+        definition.name,
+        {"player": player.name, **arguments},
+        caller,
+        turn,
+        confirmed_by=confirmed,
+    )
     result = await runtime.guard.run(call, handler)
     if result.record is not None:
         hass.data.setdefault(GATE_RECORDS, deque(maxlen=1000)).append(result.record.seq)

@@ -15,6 +15,7 @@ from custom_components.linn.guard import (
     Caller,
     Guard,
     Outcome,
+    PendingKind,
     Policy,
     QuietHours,
     ToolCall,
@@ -22,6 +23,7 @@ from custom_components.linn.guard import (
 )
 from custom_components.linn.guard.engine import (
     DECISIONS_PER_MINUTE,
+    NOTE_CONFIRMED,
     REFUSAL_WINDOW,
     REFUSALS_PER_WINDOW,
     REFUSED_CALLS_PER_WINDOW,
@@ -157,6 +159,43 @@ async def test_volume_above_soft_limit_needs_the_users_yes_next_turn(
     request = guard.pending.get(request_id)
     assert request is not None
     assert request.status is PendingStatus.APPROVED
+
+
+@pytest.mark.parametrize(
+    ("caller", "index", "approve", "runs"),
+    [
+        (ALICE, 1, True, True),
+        (BOB, 1, True, False),  # another user's yes
+        (ALICE, 2, True, False),  # not the turn that asked
+        (ALICE, 1, False, False),  # the yes did not approve it (a no, a stricter policy)
+    ],
+)
+async def test_a_change_inside_a_confirmed_call_takes_that_yes(
+    guard: Guard, player: Player, caller: Caller, index: int, approve: bool, runs: bool
+) -> None:
+    """Another API's call the user confirmed reaches a Linn change (service_gate): decided in
+    the turn that asked, a yes it needs is the approved one, bound to user, chat and turn."""
+    player.volume = 50
+    request = guard.pending.create(
+        PendingKind.CONFIRM, "ext:intent", {"name": "x"}, user_id="alice", conversation_id="c1",
+        turn=1,
+    )  # fmt: skip
+    guard.pending.take(request.request_id, approve=approve)
+    result = await guard.run(
+        ToolCall(
+            "set_volume",
+            {"volume": 65},  # above the soft limit: needs a yes
+            caller,
+            Turn("c1", index, "set the volume to 65", "en"),
+            confirmed_by=request.request_id,
+        ),
+        PlayerHandler("set_volume", player),
+    )
+    assert result.outcome is (Outcome.APPROVED if runs else Outcome.PENDING)
+    assert player.volume == (65 if runs else 50)
+    if runs:
+        assert result.record is not None
+        assert NOTE_CONFIRMED in result.record.reason.split("; ")
 
 
 async def test_german_yes_confirms(guard: Guard, player: Player) -> None:

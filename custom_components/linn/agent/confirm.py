@@ -18,7 +18,7 @@ from homeassistant.util.ulid import ulid_now
 
 from ..guard import Answer, Caller, PendingKind, PendingRequest, Turn, match_answer
 from ..guard.ha_adapter import DATA_GUARD
-from ..service_gate import GATED
+from ..service_gate import CONFIRMED
 from .replies import Say, say
 from .waiting_tools import async_waiting_tool
 
@@ -84,13 +84,14 @@ async def async_resolve_confirmation(  # noqa: PLR0917
             id=ulid_now(),
             external=True,  # run here, in code, not by the chat log
         )
-        # the user's yes answered exactly this call: a Linn player's service handler it
-        # reaches (an intent of another API) does not ask the guard again (service_gate)
-        token = GATED.set(answer is Answer.YES)
+        # a Linn player's service handler this call reaches (an intent of another API)
+        # still asks the guard, in the turn that asked, and the user's yes to this request
+        # answers the yes it needs (service_gate); it counts once the guard approved it
+        token = CONFIRMED.set(request.request_id if answer is Answer.YES else None)
         try:
             result = await tool.async_call(hass, tool_input, llm_context)
         finally:
-            GATED.reset(token)
+            CONFIRMED.reset(token)
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=agent_id, tool_calls=[tool_input])
         )

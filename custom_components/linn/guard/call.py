@@ -65,3 +65,7 @@ class ToolCall:
     turn: Turn = field(default_factory=lambda: Turn(None))
     call_id: str | None = None
     """The model's tool-call id: the idempotency key."""
+    confirmed_by: str | None = None
+    """The confirmation the user's yes has just approved, when this call is part of the
+    confirmed call's work (another API's intent reaching a Linn player's service): a yes it
+    would need is that one (Guard._confirmed_by checks its binding). Set only by code."""

@@ -412,7 +412,10 @@ class Guard:
                     return self._finish(attempt, Outcome.DENIED, MSG_TURNED_OFF)
                 if refusal := self._taint_refusal(spec, handler, arguments, call, policy):
                     return self._finish(attempt, Outcome.DENIED, refusal)
-                if policy is not Policy.ALLOW:
+                if (
+                    policy is not Policy.ALLOW
+                    and (answered := self._confirmed_by(call, policy, attempt)) is None
+                ):
                     result = self._open_request(attempt, policy, arguments)
                     if key is not None and result.outcome is Outcome.PENDING:
                         self.idempotency.store(
@@ -559,6 +562,36 @@ class Guard:
             return self._finish(attempt, Outcome.DENIED, MSG_SAID_NO, request=taken)
         attempt.notes.append(f"request {taken.request_id} lapsed without a yes")
         return None
+
+    def _confirmed_by(
+        self, call: ToolCall, policy: Policy, attempt: _Attempt
+    ) -> PendingRequest | None:
+        """The confirmation the user's yes has just approved, if it answers this call.
+
+        Another API's call (an Assist intent) that waited for the user's yes runs in code
+        when they say it, and may reach a Linn player's service: that change is decided as
+        the Linn tool, in the turn that asked (its words and plan, `call.turn`), and a yes
+        it needs (`policy` confirm; never an admin's approval) is the one the user gave.
+        Only a confirmation of this user, this chat log and this turn counts, and only once
+        approved (`call.confirmed_by` is set by code only while the approved call runs).
+        """
+        if call.confirmed_by is None or policy is not Policy.CONFIRM:
+            return None
+        request = self.pending.get(call.confirmed_by)
+        turn = call.turn
+        if (
+            request is None
+            or request.kind is not PendingKind.CONFIRM
+            or request.status is not PendingStatus.APPROVED
+            or request.user_id != call.caller.user_id
+            or request.conversation_id is None
+            or request.conversation_id != turn.conversation_id
+            or request.log_id != turn.log_id
+            or request.turn != turn.index
+        ):
+            return None
+        attempt.notes += [NOTE_CONFIRMED, f"the yes to {request.tool}"]
+        return request
 
     def _decide(
         self,

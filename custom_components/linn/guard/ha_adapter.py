@@ -285,14 +285,15 @@ async def async_caller(
 
 
 async def async_planned_turn(
-    hass: HomeAssistant, language: str | None, tool: str, caller: Caller
+    hass: HomeAssistant, language: str | None, tool: str, caller: Caller, earlier: int = 0
 ) -> Turn:
     """The current turn, with its plan when `tool` is a change and a planner runs for it.
 
     A read does not wait for the plan; a change does (TurnPlans). Another agent's turn is
     planned here from its user's utterance (its chat log's) when an assistant entry can.
+    `earlier`: a turn before the current one (current_turn).
     """
-    turn = current_turn(language)
+    turn = current_turn(language, earlier)
     runtime = hass.data.get(DATA_GUARD)
     spec = runtime.guard.specs.get(tool) if runtime is not None else None
     if runtime is None or spec is None or spec.action is None:
@@ -302,11 +303,13 @@ async def async_planned_turn(
     return replace(turn, plan=plan) if plan is not None else turn
 
 
-def current_turn(language: str | None) -> Turn:
+def current_turn(language: str | None, earlier: int = 0) -> Turn:
     """The conversation turn a tool runs in, from Home Assistant's current chat log.
 
     The utterance is the user's own last message (UserContent), never model text. Without
-    a chat log (a direct API call) there is no conversation and no utterance.
+    a chat log (a direct API call) there is no conversation and no utterance. `earlier`:
+    the turn that many turns before the current one of this chat log, as it was then (a
+    call the user's yes confirmed is decided in the turn that asked for it).
     """
     try:
         from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
@@ -320,6 +323,8 @@ def current_turn(language: str | None) -> Turn:
     if chat_log is None:
         return Turn(None, language=language)
     users = [i for i, c in enumerate(chat_log.content) if isinstance(c, UserContent)]
+    if earlier:
+        users = users[:-earlier]
     # what the previous turn of this chat log asked about: the requests its results opened
     previous = chat_log.content[users[-2] + 1 : users[-1]] if len(users) >= 2 else []
     asked = frozenset(

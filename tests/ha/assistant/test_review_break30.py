@@ -31,6 +31,7 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import MEDIA_TYPE_SOURCE
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
+from custom_components.linn.guard.engine import NOTE_CONFIRMED
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
@@ -165,16 +166,11 @@ ASSIST_CONFIRM_NO_STANDBY = {
 }
 
 
-@pytest.mark.usefixtures("assistant")
-@pytest.mark.parametrize("assistant_options", [ASSIST_CONFIRM_NO_STANDBY])
-@pytest.mark.xfail(strict=True, reason="review 30 finding N3")
-async def test_n3_a_yes_to_another_apis_intent_runs_a_standby_the_owner_turned_off(
-    hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
-) -> None:
-    """The recommended setup: Tools of other APIs on *confirm*; the owner turned standby off
-    for this assistant. "turn off the living room": the model's HassTurnOff waits for a yes
-    (it never reached the player). The user's "yes" runs it in code with GATED set, so the
-    player's gate does not decide the standby at all: the deny is skipped, no record."""
+async def _turn_off_then_yes(
+    hass: HomeAssistant, fake: FakeAnthropic
+) -> conversation.ConversationResult:
+    """ "turn off the living room": the model's HassTurnOff waits for a yes (Tools of other
+    APIs on *confirm*); the user says yes."""
     assert await async_setup_component(hass, "intent", {})
     member = await _member(hass)
     fake.plan(planned(planned_change("standby", target="the living room")))
@@ -183,12 +179,53 @@ async def test_n3_a_yes_to_another_apis_intent_runs_a_standby_the_owner_turned_o
         Reply("Shall I turn off the living room?"),
     )
     first = await converse(hass, "turn off the living room", member)
-    assert not emulator.state.standby
+    assert first.continue_conversation
+    assert _outcomes(hass, "ext:intent__HassTurnOff") == [Outcome.PENDING]
     result = await converse(hass, "yes", member, first.conversation_id)
     await hass.async_block_till_done()
+    return result
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize("assistant_options", [ASSIST_CONFIRM_NO_STANDBY])
+async def test_n3_a_yes_to_another_apis_intent_runs_a_standby_the_owner_turned_off(
+    hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """The recommended setup: Tools of other APIs on *confirm*; the owner turned standby off
+    for this assistant. "turn off the living room": the model's HassTurnOff waits for a yes
+    (it never reached the player). The user's "yes" runs it in code; the player's gate
+    still decides the standby (it ran with GATED set, and the deny was skipped, no record)."""
+    result = await _turn_off_then_yes(hass, fake)
     assert not emulator.state.standby, (
         f"standby ran ({speech(result)}); standby records: {_outcomes(hass, 'standby')}"
     )
+    assert _outcomes(hass, "standby") == [Outcome.DENIED]
+    assert speech(result) != "Done."
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize(
+    "assistant_options",
+    [
+        {
+            **ASSIST_CONFIRM_NO_STANDBY,
+            OPT_POLICIES: {OTHER_API_TOOLS: "confirm", "standby": "confirm"},
+        }
+    ],
+)
+async def test_n3_the_yes_to_another_apis_intent_is_the_yes_its_standby_needs(
+    hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """Standby on *confirm*: the player's gate cannot ask a yes of its own, but the user's
+    yes to the held HassTurnOff was asked about this very standby, in the turn whose plan
+    holds it: it runs, with one record, confirmed by the user."""
+    result = await _turn_off_then_yes(hass, fake)
+    assert speech(result) == "Done."
+    assert emulator.state.standby
+    records = [r for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == "standby"]
+    assert [r.outcome for r in records] == [Outcome.APPROVED]
+    assert NOTE_CONFIRMED in records[0].reason.split("; ")
+    assert _outcomes(hass, "ext:intent__HassTurnOff") == [Outcome.PENDING, Outcome.APPROVED]
 
 
 @pytest.mark.usefixtures("assistant")
