@@ -3,6 +3,8 @@ capped per user over all conversations (a new conversation id resets nothing).""
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.linn.guard import Guard, Ledger, Outcome, Turn
 
 from .calls import call, check_audit_invariant
@@ -71,3 +73,27 @@ def test_the_callers_with_no_user_are_counted_together_and_kept() -> None:
     restored.load(stored)
     assert restored.for_user(None)["weighted_tokens"] == 12
     assert restored.for_user("alice")["weighted_tokens"] == 1
+
+
+def test_a_reservation_counts_while_its_call_runs_and_is_released_however_it_ends() -> None:
+    """Ledger.reserved: for the user, their conversation and today, never for another."""
+    ledger = Ledger(FakeClock())
+    ledger.add("kitchen", user_id="alice", weighted_tokens=5)
+    with ledger.reserved("kitchen", {"weighted_tokens": 10}, user_id="alice"):
+        assert ledger.for_user("alice", reserved=True)["weighted_tokens"] == 15
+        assert ledger.for_conversation("kitchen", "alice", reserved=True)["weighted_tokens"] == 15
+        assert ledger.for_conversation("hall", "alice", reserved=True) == {}
+        assert ledger.for_user("bob", reserved=True) == {}
+        assert ledger.for_user(None, reserved=True) == {}
+        assert ledger.totals_today(reserved=True)["weighted_tokens"] == 15
+        assert ledger.for_user("alice")["weighted_tokens"] == 5  # spent only
+
+    def fails() -> None:
+        with ledger.reserved(None, {"weighted_tokens": 10}):
+            assert ledger.for_user(None, reserved=True)["weighted_tokens"] == 10
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        fails()
+    assert ledger.totals_today(reserved=True) == ledger.totals_today() == {"weighted_tokens": 5}
+    assert "_reserved" not in ledger.to_dict()

@@ -27,7 +27,7 @@ from .prompt import CACHE_CONTROL
 from .runtime import AssistantRuntime
 from .thinking_params import EFFORT_OFF, thinking_params
 from .tools import INTENT_ACTIONS, TOOL_ACTIONS
-from .usage import Usage
+from .usage import Usage, in_flight_estimate
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -164,18 +164,20 @@ async def async_plan_counted(
     """async_plan, with its outcome counted for diagnostics and its usage in the ledger.
 
     The usage counts for `user_id` in the conversation, with `counter` (the budget line
-    of this kind of plan) added.
+    of this kind of plan) added; while the request runs its estimate is reserved, so the
+    budget checks of parallel turns count it.
     """
-    plan, usage = await async_plan(runtime.client, request, utterances)
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    with ledger.reserved(conversation_id, in_flight_estimate(request), user_id=user_id):
+        plan, usage = await async_plan(runtime.client, request, utterances)
+        if usage.prompt_tokens:
+            ledger.add_amounts(
+                conversation_id,
+                {**usage.ledger_amounts(request["model"]), counter: 1},
+                user_id=user_id,
+            )
+            hass.data[DATA_GUARD].async_ledger_changed()
     runtime.plan_outcomes[
         outcome_prefix + (PLANNED if isinstance(plan, Plan) else plan.reason)
     ] += 1
-    if usage.prompt_tokens:
-        guard = hass.data[DATA_GUARD]
-        guard.guard.ledger.add_amounts(
-            conversation_id,
-            {**usage.ledger_amounts(request["model"]), counter: 1},
-            user_id=user_id,
-        )
-        guard.async_ledger_changed()
     return plan

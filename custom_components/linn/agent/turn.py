@@ -1,9 +1,10 @@
 """One conversation turn: a pending confirmation, then the model and tool loop over the chat log.
 
-Before every model call the budgets are checked; each call's usage goes to the guard's
-ledger. A rate limit or overload is retried once; any other failure of the model (and a
-used-up budget, an open circuit, a rejected key) hands the utterance to Home Assistant's
-local intents, in limited mode. The person never hears a traceback.
+Before every model call the budgets are checked, counting the estimates of the calls in
+flight; each call's usage goes to the guard's ledger. A rate limit or overload is retried
+once; any other failure of the model (and a used-up budget, an open circuit, a rejected
+key) hands the utterance to Home Assistant's local intents, in limited mode. The person
+never hears a traceback.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from .stream import DeltaStream, MalformedToolInput
 from .thinking_notice import warn_if_not_applied
 from .thinking_params import EFFORT_OFF, thinking_params, too_few_tokens_for_thinking
 from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance, ForeignTool
-from .usage import BudgetExceeded, budget_near, exceeded_budget
+from .usage import BudgetExceeded, budget_near, exceeded_budget, in_flight_estimate
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -241,7 +242,13 @@ class AssistantTurn:
                 ),
                 active=self._active_model_message(),
             ).messages
-            stop_reason = await self._async_model_call(request)
+            # no await since the check: a parallel turn's check counts this call in flight
+            with self.ledger.reserved(
+                self.chat_log.conversation_id,
+                in_flight_estimate(request),
+                user_id=self.user_input.context.user_id,
+            ):
+                stop_reason = await self._async_model_call(request)
             if stop_reason == "refusal":
                 # the refused turn (from its utterance) is never sent again
                 self._say(say(Say.REFUSED, self.language), native=RefusedTurn())
@@ -304,7 +311,8 @@ class AssistantTurn:
             for item in self.chat_log.content
             if isinstance(item, conversation.UserContent)
         ]
-        if not utterances:
+        if not utterances or self._exceeded_budget() is BudgetExceeded.SHARE:
+            # a member over their share is refused with no model call, this one included
             return
         request = planning_request(
             self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
@@ -362,14 +370,17 @@ class AssistantTurn:
             default=None,
         )
 
-    def _check_budget(self) -> None:
-        exceeded = exceeded_budget(
+    def _exceeded_budget(self) -> BudgetExceeded | None:
+        return exceeded_budget(
             self.ledger,
             self.chat_log.conversation_id,
             self.user_input.context.user_id,
             self.options,
             is_admin=self.is_admin,
         )
+
+    def _check_budget(self) -> None:
+        exceeded = self._exceeded_budget()
         if exceeded is BudgetExceeded.SHARE:
             raise _Limited(Say.BUDGET_SHARE, local=False)
         if exceeded is BudgetExceeded.CONVERSATION:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+import json
 from typing import Any, Final
 
 from ..guard import Ledger
@@ -162,6 +163,28 @@ class Usage:
         }
 
 
+CHARS_PER_TOKEN: Final = 4
+"""About how many characters of a request make one token, for the estimate of a call."""
+
+
+def in_flight_estimate(request: Mapping[str, Any]) -> dict[str, float]:
+    """What a request is reserved in the ledger while it runs (Ledger.reserved).
+
+    Its prompt (system, tools, messages) as uncached input, about one token per
+    CHARS_PER_TOKEN characters, and its whole max_tokens as output, at its model's price:
+    an answer that reads its prompt from the cache costs less.
+    """
+    model = str(request["model"])
+    prompt = json.dumps(
+        [request.get(key) for key in ("system", "tools", "messages")], ensure_ascii=False
+    )
+    usage = Usage(
+        input_tokens=len(prompt) // CHARS_PER_TOKEN,
+        output_tokens=int(request.get("max_tokens", 0)),
+    )
+    return {WEIGHTED_TOKENS: usage.weighted_tokens(model), COST: usage.cost(model)}
+
+
 class BudgetExceeded(StrEnum):
     """Which budget is used up."""
 
@@ -197,9 +220,9 @@ def exceeded_budget(
         spent, option(options, CONF_BUDGET_CONVERSATION_COST), COST
     ):
         return BudgetExceeded.CONVERSATION
-    if not is_admin and _over_share(ledger.for_user(user_id), options):
+    if not is_admin and _over_share(ledger.for_user(user_id, reserved=True), options):
         return BudgetExceeded.SHARE
-    today = ledger.totals_today()
+    today = ledger.totals_today(reserved=True)
     if _over(today, option(options, CONF_BUDGET_DAY_TOKENS), WEIGHTED_TOKENS) or _over(
         today, option(options, CONF_BUDGET_DAY_COST), COST
     ):

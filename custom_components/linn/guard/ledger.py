@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
 from .clock import Clock
 
 type Counters = defaultdict[str, float]
+
+_ANY = object()
+"""A user or conversation id that matches every reservation."""
 
 NO_USER_KEY = ""
 """How the callers with no user (None) are stored: no Home Assistant user id is empty."""
@@ -32,6 +36,8 @@ class Ledger:
         self.users: dict[str | None, Counters] = {}
         """By user (None: every caller with no user, together): today's, whatever the
         conversation id, so a new conversation id resets nothing."""
+        self._reserved: dict[object, tuple[str | None, str | None, dict[str, float]]] = {}
+        """The estimates of the calls in flight (conversation id, user, amounts), by call."""
 
     def add(
         self,
@@ -69,31 +75,74 @@ class Ledger:
             for bucket in buckets:
                 bucket[name] += amount
 
-    def for_conversation(
-        self, conversation_id: str, user_id: str | None = None
+    @contextmanager
+    def reserved(
+        self,
+        conversation_id: str | None,
+        amounts: Mapping[str, float],
+        *,
+        user_id: str | None = None,
+    ) -> Iterator[None]:
+        """Hold `amounts` (a call's estimate) while the block runs: a call in flight.
+
+        Counted by the getters with `reserved=True` for today, the user and their
+        conversation, so parallel calls of one user cannot all pass a budget check that
+        none of them has spent yet. Released when the block ends, however it ends (an
+        error, a cancelled turn); add the call's actual usage inside the block.
+        """
+        key = object()
+        self._reserved[key] = (conversation_id, user_id, dict(amounts))
+        try:
+            yield
+        finally:
+            del self._reserved[key]
+
+    def _with_reserved(
+        self, counters: Mapping[str, float], user_id: object, conversation_id: object
     ) -> dict[str, float]:
-        """Counters of one conversation (today); with `user_id`, that user's in it."""
+        """`counters` plus the reservations of `user_id` in `conversation_id` (_ANY: any)."""
+        total = dict(counters)
+        for conversation, user, amounts in self._reserved.values():
+            if (user_id is _ANY or user == user_id) and (
+                conversation_id is _ANY or conversation == conversation_id
+            ):
+                for name, amount in amounts.items():
+                    total[name] = total.get(name, 0.0) + amount
+        return total
+
+    def for_conversation(
+        self, conversation_id: str, user_id: str | None = None, *, reserved: bool = False
+    ) -> dict[str, float]:
+        """Counters of one conversation (today); with `user_id`, that user's in it.
+
+        `reserved`: with the estimates of `user_id`'s calls in flight in it.
+        """
         self._roll()
         key = conversation_id if user_id is None else (user_id, conversation_id)
-        return dict(self.conversations.get(key, {}))
+        spent: Mapping[str, float] = self.conversations.get(key, {})
+        if not reserved:
+            return dict(spent)
+        return self._with_reserved(spent, user_id, conversation_id)
 
-    def for_user(self, user_id: str | None) -> dict[str, float]:
+    def for_user(self, user_id: str | None, *, reserved: bool = False) -> dict[str, float]:
         """Counters of one user today, over every conversation (added with their user id).
 
         None: the callers with no user (anonymous satellites, automations), together.
+        `reserved`: with the estimates of their calls in flight.
         """
         self._roll()
-        return dict(self.users.get(user_id, {}))
+        spent: Mapping[str, float] = self.users.get(user_id, {})
+        return self._with_reserved(spent, user_id, _ANY) if reserved else dict(spent)
 
     def for_player(self, entity_id: str) -> dict[str, float]:
         """Counters of the calls that targeted one player (today)."""
         self._roll()
         return dict(self.players.get(entity_id, {}))
 
-    def totals_today(self) -> dict[str, float]:
-        """Today's counters."""
+    def totals_today(self, *, reserved: bool = False) -> dict[str, float]:
+        """Today's counters; `reserved`: with the estimates of every call in flight."""
         self._roll()
-        return dict(self.today)
+        return self._with_reserved(self.today, _ANY, _ANY) if reserved else dict(self.today)
 
     def to_dict(self) -> dict[str, Any]:
         """For storage, so a restart does not reset today's counters."""

@@ -261,11 +261,13 @@ async def test_a_member_over_their_share_is_refused_and_the_others_still_reach_t
     )
     await hass.async_block_till_done()
 
-    requests = len(fake.message_requests)
+    requests, plans = len(fake.message_requests), len(fake.plan_requests)
     # a local intent would turn the player off; the refusal runs nothing
     result = await converse(hass, "turn off the living room", member, language=language)
     assert speech(result) == BUDGET_SHARE[language]
     assert len(fake.message_requests) == requests, "the member's turn reached the model"
+    await hass.async_block_till_done()
+    assert len(fake.plan_requests) == plans, "the member's turn sent a planning request"
     await hass.async_block_till_done()
     assert emulator.state.standby is False, "the member's refused turn ran a local intent"
 

@@ -15,8 +15,11 @@ import pytest
 from custom_components.linn.agent.const import (
     CONF_BUDGET_CONVERSATION_TOKENS,
     CONF_MAX_STEPS,
+    CONF_MAX_TOKENS,
+    DEFAULT_OPTIONS,
 )
 from custom_components.linn.agent.prompt import SYSTEM_PROMPT
+from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from tests.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
@@ -189,6 +192,44 @@ async def test_cancelling_a_turn_stops_the_model_call(
     with pytest.raises(asyncio.CancelledError):
         await task
     await wait_for(lambda: fake.hangups == 1)  # the HTTP request was abandoned
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_model_call_in_flight_is_reserved_until_it_ends_or_is_cancelled(
+    hass: HomeAssistant, hass_admin_user: User, fake: FakeAnthropic
+) -> None:
+    """The budget checks of parallel turns count a call in flight (its estimate); a turn
+    that is cancelled, or whose call fails, leaves nothing reserved."""
+    ledger = hass.data[DATA_GUARD].guard.ledger
+    user = hass_admin_user.id
+
+    def reserved() -> float:
+        held = ledger.for_user(user, reserved=True).get(WEIGHTED_TOKENS, 0.0)
+        return held - ledger.for_user(user).get(WEIGHTED_TOKENS, 0.0)
+
+    fake.script(Stall(30.0))
+    task = hass.async_create_task(converse(hass, "hello", hass_admin_user))
+    await wait_for(lambda: len(fake.message_requests) == 1)
+    # the turn's call: at least its whole max_tokens as output
+    assert reserved() >= DEFAULT_OPTIONS[CONF_MAX_TOKENS]
+    assert ledger.totals_today(reserved=True)[WEIGHTED_TOKENS] >= reserved()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await wait_for(lambda: fake.hangups == 1)  # the HTTP request was abandoned
+    await hass.async_block_till_done()  # the turn's planning request is cancelled too
+    assert reserved() == 0
+    assert ledger.totals_today(reserved=True) == ledger.totals_today()
+
+    fake.script(ApiError(400, "invalid_request_error"))
+    await converse(hass, LOCAL_VOLUME, hass_admin_user)
+    await hass.async_block_till_done()
+    assert reserved() == 0
+    fake.script(Reply("Hello."))
+    await converse(hass, "hello", hass_admin_user)
+    await hass.async_block_till_done()
+    assert reserved() == 0
+    assert ledger.for_user(user)[WEIGHTED_TOKENS] > 0
 
 
 @pytest.mark.usefixtures("assistant")
