@@ -11,13 +11,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, override
 
 from homeassistant.components.llm import LLMTools
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import llm
+from homeassistant.util.hass_dict import HassKey
 import probatio
 
 from .const import DOMAIN
-from .guard import InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure
-from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
+from .guard import Caller, InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure, Turn
+from .guard.engine import CONVERSATION_TAINT_SECONDS
+from .guard.ha_adapter import (
+    DATA_GUARD,
+    GuardRuntime,
+    async_caller,
+    async_planned_turn,
+    hass_clock,
+    turn_bounds,
+)
 from .llm_players import Player, async_players, control_state, state_result
 from .llm_schemas import schema_for_players, tool_schema
 from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
@@ -167,7 +176,104 @@ class LinnHandler:
         return result
 
 
-class LinnTool(llm.Tool):
+class GuardedTool(llm.Tool):
+    """A tool each call of which passes the guard, which marks the device text it returns.
+
+    Any other tool's result in a chat log is data no guard saw (note_unguarded_results).
+    """
+
+
+def _guarded_tool(tools: Mapping[str, llm.Tool], name: str) -> bool:
+    tool = tools.get(name)
+    while isinstance(tool, llm.NamespacedTool):
+        tool = tool.tool
+    return isinstance(tool, GuardedTool)
+
+
+def note_unguarded_results(
+    runtime: GuardRuntime, caller: Caller, turn: Turn, earlier: int = 0
+) -> None:
+    """Tool results in the current chat log that no guard saw count as device text read.
+
+    Another agent's tools (Assist's GetLiveContext, a media search, an intent's response,
+    an MCP server's tool, a result the agent added itself) return what devices report: a
+    Linn player's title among the rest. The guard cannot tell which do, so every result of
+    a tool that is not ours (GuardedTool) counts: one in the turn (`turn`, `earlier` turns
+    before the current one, as current_turn) taints the turn and the conversation, one in
+    another turn of the chat log the conversation. Call before the guard decides.
+    """
+    bounds = turn_bounds(earlier)
+    if bounds is None:
+        return
+    chat_log, start, end = bounds
+    from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+        ToolResultContent,
+    )
+
+    tools = {tool.name: tool for tool in chat_log.llm_api.tools} if chat_log.llm_api else {}
+    unguarded = [
+        i
+        for i, content in enumerate(chat_log.content)
+        if isinstance(content, ToolResultContent) and not _guarded_tool(tools, content.tool_name)
+    ]
+    if not unguarded:
+        return
+    here = any(start <= i < end for i in unguarded)
+    runtime.guard.tool_results_carry_untrusted_text(caller, turn, this_turn=here)
+
+
+UNTIED_LLM_CONTEXTS: HassKey[dict[str, tuple[str | None, float]]] = HassKey(
+    f"{DOMAIN}_untied_llm_contexts"
+)
+"""The contexts (by id) of Assist API instances built outside a chat log, with their user."""
+
+
+@callback
+def remember_untied_llm_context(hass: HomeAssistant, llm_context: llm.LLMContext) -> None:
+    """An Assist API instance is built with no chat log (Home Assistant's MCP server ...).
+
+    Its tools' service calls carry its context (an intent passes `llm_context.context` on),
+    so the player's gate can tell a model's change from the UI's (untied_llm_call). Built
+    inside a chat log (any conversation agent, AI tasks), the chat log tells it already.
+    """
+    context = llm_context.context
+    if context is None or _in_chat_log():
+        return
+    contexts = hass.data.setdefault(UNTIED_LLM_CONTEXTS, {})
+    now = hass_clock().timestamp()
+    if len(contexts) > 256:
+        for key in [k for k, (_, at) in contexts.items() if now - at > CONVERSATION_TAINT_SECONDS]:
+            del contexts[key]
+    contexts[context.id] = (context.user_id, now)
+
+
+@callback
+def untied_llm_call(hass: HomeAssistant, context: Context | None) -> bool:
+    """The service call comes from a tool of an Assist API instance built with no chat log.
+
+    Its context is that instance's (same id and user), seen within the last day.
+    """
+    if context is None:
+        return False
+    seen = hass.data.get(UNTIED_LLM_CONTEXTS, {}).get(context.id)
+    return (
+        seen is not None
+        and seen[0] == context.user_id
+        and hass_clock().timestamp() - seen[1] < CONVERSATION_TAINT_SECONDS
+    )
+
+
+def _in_chat_log() -> bool:
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            current_chat_log,
+        )
+    except ImportError:
+        return False
+    return current_chat_log.get() is not None
+
+
+class LinnTool(GuardedTool):
     """One guarded Linn tool as Home Assistant's LLM API sees it."""
 
     def __init__(
@@ -202,6 +308,7 @@ class LinnTool(llm.Tool):
             hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
         )
         turn = await async_planned_turn(hass, llm_context.language, self.definition.name, caller)
+        note_unguarded_results(runtime, caller, turn)
         conversation = turn.conversation_id or f"user:{caller.user_id}"
         handler = LinnHandler(
             hass,
@@ -230,6 +337,7 @@ def async_get_tools(
     """
     if api_id != llm.LLM_API_ASSIST or DATA_GUARD not in hass.data:
         return None
+    remember_untied_llm_context(hass, llm_context)
     players = async_players(hass, llm_context.assistant)
     if not players:
         return None

@@ -7,8 +7,14 @@ variables reach the awaited service call and every task it creates. So a media p
 service handler that sees a chat log runs on behalf of a conversation turn: it gets the
 guard's decision for the equivalent Linn tool (turn_off is `standby`, volume_set is
 `set_volume` in the player's units, ...), with the service call's user, the turn and its
-plan, and one audit record. Without a chat log (the UI, automations, scripts) a call keeps
-Home Assistant's own permissions only, as before.
+plan, and one audit record. Every result in the chat log of a tool no guard saw (another
+agent's GetLiveContext) counts as device text read (llm.note_unguarded_results).
+
+Without a chat log, a call whose context is that of an Assist API instance built with no
+chat log (Home Assistant's MCP server: llm.untied_llm_call) comes from that client's model:
+it is decided the same way, as a call of its user with no conversation (the read window
+after device text holds). Any other call without a chat log (the UI, automations, scripts)
+keeps Home Assistant's own permissions only, as before.
 
 Our own `linn__*` tools never reach these handlers (they call the device directly); a
 change the gate has let through marks its own execution (GATED), so a handler that calls
@@ -42,7 +48,7 @@ from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
 from .guard.engine import MSG_TURNED_OFF
 from .guard.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
-from .llm import LinnHandler
+from .llm import LinnHandler, note_unguarded_results, untied_llm_call
 from .llm_players import async_players, control_state
 from .llm_tools import TOOLS_BY_NAME
 
@@ -140,7 +146,7 @@ async def async_gate(  # noqa: PLR0917
 
     `arguments` are the tool's, without `player` (added here by the player's name).
     """
-    if GATED.get() or not in_conversation():
+    if GATED.get() or not (in_conversation() or untied_llm_call(hass, context)):
         await work()
         return
     runtime = hass.data.get(DATA_GUARD)
@@ -160,6 +166,7 @@ async def async_gate(  # noqa: PLR0917
         if limited
         else await async_planned_turn(hass, language, definition.name, caller, earlier)
     )
+    note_unguarded_results(runtime, caller, turn, earlier)
     handler = _GateHandler(
         hass,
         definition,
@@ -215,7 +222,11 @@ def gated[F: Callable[..., Awaitable[Any]]](
         @wraps(func)
         async def wrapper(entity: Any, *args: Any, **kwargs: Any) -> None:
             name = tool(entity, *args, **kwargs) if callable(tool) else tool
-            if name is None or GATED.get() or not in_conversation():
+            if (
+                name is None
+                or GATED.get()
+                or not (in_conversation() or untied_llm_call(entity.hass, entity._context))
+            ):
                 await func(entity, *args, **kwargs)
                 return
             await async_gate(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 import pytest
 
@@ -14,10 +16,10 @@ pytestmark = pytest.mark.usefixtures("loaded_entry")
 
 
 async def test_search_then_play_through_the_assist_api(
-    hass: HomeAssistant, emulator: LinnEmulator
+    hass: HomeAssistant, emulator: LinnEmulator, hass_admin_user: User
 ) -> None:
     await async_setup_llm(hass)
-    api = await assist(hass, None)
+    api = await assist(hass, hass_admin_user)
     names = {tool.name for tool in api.tools}
     # offered only because the player supports both SEARCH_MEDIA and PLAY_MEDIA
     assert {"media_player__search_media", "media_player__play_media"} <= names
@@ -45,3 +47,32 @@ async def test_search_then_play_through_the_assist_api(
     assert not played.error, played.data
     assert emulator.state.sources[emulator.state.source_index].system_name == "Radio"
     assert emulator.state.radio_id == 2
+
+
+async def test_a_client_without_a_user_may_search_but_not_play(
+    hass: HomeAssistant, emulator: LinnEmulator
+) -> None:
+    """An Assist API built with no chat log and no user (a client without a user): its
+    play_media reaches the player's gate, which lets an unidentified caller only read."""
+    await async_setup_llm(hass)
+    api = await assist(hass, None)
+    found = await api.async_call_tool(
+        llm.ToolInput(
+            "media_player__search_media",
+            {"search_query": "paradise", "player_name": "Living Room"},
+        )
+    )
+    assert not found.error, found.data
+    first = found.data["results"][0]
+    with pytest.raises(HomeAssistantError, match="unidentified caller may only read"):
+        await api.async_call_tool(
+            llm.ToolInput(
+                "media_player__play_media",
+                {
+                    "media_content_id": first["media_content_id"],
+                    "media_content_type": first["media_content_type"],
+                    "player_name": "Living Room",
+                },
+            )
+        )
+    assert emulator.state.sources[emulator.state.source_index].system_name != "Radio"

@@ -18,6 +18,7 @@ import probatio
 from ..const import DOMAIN
 from ..guard import Access, InvalidArgument, RiskFacts, ToolCall, ToolSpec, clean_text
 from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..llm import GuardedTool
 from .memory import FACT_ID, MAX_FACT_CHARS, MAX_FACTS, AssistantMemory, MemoryFull
 
 REMEMBER: Final = "remember"
@@ -35,7 +36,7 @@ SPECS: Final = {
 }
 
 
-class _MemoryTool(llm.Tool):
+class _MemoryTool(GuardedTool):
     annotations = llm.ToolAnnotations(
         read_only=False, destructive=False, idempotent=True, open_world=False
     )

@@ -31,7 +31,7 @@ from ..guard import (
 )
 from ..guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
 from ..guard.untrusted import bound_data
-from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, LinnTool
+from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, GuardedTool, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
 from .exposed_names import async_exposed_names
@@ -87,7 +87,7 @@ def _has_words(question: str) -> str:
     return question
 
 
-class AskUserTool(llm.Tool):
+class AskUserTool(GuardedTool):
     """A question back to the person; the turn ends with it and the satellite listens again."""
 
     name = ASK_USER
@@ -122,7 +122,7 @@ class AskUserTool(llm.Tool):
         )
 
 
-class ForeignTool(llm.Tool):
+class ForeignTool(GuardedTool):
     """A tool of another LLM API (Assist ...) behind the guard."""
 
     def __init__(self, tool: llm.Tool, agent_id: str | None = None) -> None:

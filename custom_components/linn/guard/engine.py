@@ -1141,6 +1141,16 @@ class Guard:
         """
         self._mark_tainted(caller, turn, read=True, this_turn=turn.conversation_id is None)
 
+    def tool_results_carry_untrusted_text(
+        self, caller: Caller, turn: Turn, *, this_turn: bool
+    ) -> None:
+        """Results of tools no guard saw reached the model (another agent's GetLiveContext).
+
+        Taken as device text read: in this turn (`this_turn`) it taints the turn, and the
+        conversation from then on; in an earlier turn of the conversation, the conversation.
+        """
+        self._mark_tainted(caller, turn, read=True, this_turn=this_turn)
+
     @property
     def tainted_conversations(self) -> int:
         """Turns (per conversation, or per caller without one) whose taint is remembered."""

@@ -345,6 +345,29 @@ def current_turn(language: str | None, earlier: int = 0) -> Turn:
     )
 
 
+def turn_bounds(earlier: int = 0) -> tuple[Any, int, int] | None:
+    """The current chat log and where the turn of current_turn(_, earlier) lies in it.
+
+    (chat log, start, end): its content[start:end] is that turn, from the user's words on.
+    None without a chat log.
+    """
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            UserContent,
+            current_chat_log,
+        )
+    except ImportError:  # conversation cannot load: there is no chat log either
+        return None
+    chat_log = current_chat_log.get()
+    if chat_log is None:
+        return None
+    users = [i for i, c in enumerate(chat_log.content) if isinstance(c, UserContent)]
+    kept = users[:-earlier] if earlier else users
+    start = kept[-1] if kept else 0
+    end = users[len(kept)] if len(kept) < len(users) else len(chat_log.content)
+    return chat_log, start, end
+
+
 def _log_id(first_utterance: Any) -> str:
     """One chat log instance: its first utterance, which every later turn's copy shares.
 
