@@ -7,8 +7,11 @@ variables reach the awaited service call and every task it creates. So a media p
 service handler that sees a chat log runs on behalf of a conversation turn: it gets the
 guard's decision for the equivalent Linn tool (turn_off is `standby`, volume_set is
 `set_volume` in the player's units, ...), with the service call's user, the turn and its
-plan, and one audit record. Every result in the chat log of a tool no guard saw (another
-agent's GetLiveContext) counts as device text read (llm.note_unguarded_results).
+plan, and one audit record. The policies are the turn's agent's: our assistant's in its
+turn (ASSISTANT), else the agent the chat log names (`turn_agent`: a voice pipeline's local
+intents run under its agent's id before that agent's turn). Every result in the chat log of
+a tool no guard saw (another agent's GetLiveContext) counts as device text read
+(llm.note_unguarded_results).
 
 Without a chat log, a call whose context is that of an Assist API instance built with no
 chat log (Home Assistant's MCP server: llm.untied_llm_call) comes from that client's model:
@@ -86,6 +89,35 @@ def in_conversation() -> bool:
     return current_chat_log.get() is not None
 
 
+def turn_agent() -> str | None:
+    """The agent of the current conversation turn, as Home Assistant's chat log records it.
+
+    What an agent adds to the chat log after the user's words carries its id, set by Home
+    Assistant's code (never by a model): the default agent's record of a local intent it is
+    about to run (a voice pipeline's "Prefer handling commands locally" runs them under the
+    pipeline's agent, before that agent's turn), an agent's tool calls and their results.
+    None: no chat log, or nothing of this turn's agent in it yet (the first tool of a
+    streamed reply runs before its message is added).
+    """
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            UserContent,
+            current_chat_log,
+        )
+    except ImportError:  # conversation cannot load: no turn can run either
+        return None
+    chat_log = current_chat_log.get()
+    if chat_log is None:
+        return None
+    for content in reversed(chat_log.content):
+        if isinstance(content, UserContent):  # the turn starts here: an earlier one's agent
+            return None
+        agent_id = getattr(content, "agent_id", None)
+        if isinstance(agent_id, str) and agent_id:
+            return agent_id
+    return None
+
+
 class _GateHandler(LinnHandler):
     """The Linn tool's checks (schema, targets, risk, names); execute is the entity's work."""
 
@@ -154,7 +186,9 @@ async def async_gate(  # noqa: PLR0917
     player = next((p for p in async_players(hass, None) if p.entity_id == entity_id), None)
     if runtime is None or definition is None or player is None:
         raise _refuse("gate_refused", "the guard is not available")
-    agent_id = ASSISTANT.get()
+    # our assistant's turn says so; else the turn's agent as the chat log records it: a
+    # local intent run for a pipeline whose agent is our assistant gets its policies too
+    agent_id = ASSISTANT.get() or turn_agent()
     caller: Caller = await async_caller(hass, context, agent_id)
     language = hass.config.language
     limited = LIMITED.get() is not None

@@ -305,7 +305,6 @@ async def test_n4_without_a_chat_log_an_assist_intent_escapes_the_read_window(
 @pytest.mark.parametrize(
     "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "deny"}}]
 )
-@pytest.mark.xfail(strict=True, reason="review 30 finding N5")
 async def test_n5_prefer_local_intents_skips_the_assistants_policies(
     hass: HomeAssistant, emulator: LinnEmulator
 ) -> None:

@@ -21,11 +21,11 @@ from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import ApiError, FakeAnthropic
+from tests.fake_anthropic import ApiError, FakeAnthropic, planned, planned_change
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
-from .conftest import converse, speech
+from .conftest import AGENT, converse, speech
 
 
 def _records(hass: HomeAssistant, tool: str) -> list[Any]:
@@ -136,6 +136,68 @@ async def test_another_agents_set_volume_against_the_users_words_is_refused(
     assert emulator.state.volume == 30
     outcomes = [r.outcome for r in _records(hass, "set_volume")]
     assert outcomes == [Outcome.DENIED], outcomes
+
+
+async def _local_intents(hass: HomeAssistant, user: Any, agent_id: str, text: str) -> None:
+    """A voice pipeline whose agent is `agent_id`, with "Prefer handling commands locally":
+    the default agent's local intents run in the chat log before that agent's turn."""
+    user_input = conversation.ConversationInput(
+        text=text,
+        context=Context(user_id=user.id),
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id=agent_id,
+    )
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        await conversation.async_handle_intents(hass, user_input, chat_log)
+    await hass.async_block_till_done()
+
+
+async def test_another_agents_local_intent_without_an_assistant_keeps_the_streamers_policies(
+    hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: Any
+) -> None:
+    """No assistant entry of ours: a pipeline of another agent runs its local standby as the
+    streamer's policies decide (allowed), with the agent's id in the record."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    assert await async_setup_component(hass, "intent", {})
+    await _local_intents(
+        hass, await _member(hass), "conversation.other", "turn off the living room"
+    )
+    await wait_for(lambda: emulator.state.standby)
+    records = _records(hass, "standby")
+    assert [r.outcome for r in records] == [Outcome.ALLOWED]
+    assert records[0].agent_id == "conversation.other"
+
+
+@pytest.mark.usefixtures("assistant")
+@pytest.mark.parametrize(
+    "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "deny"}}]
+)
+async def test_our_assistants_policies_are_its_own_not_another_pipelines(
+    hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """The owner turned standby off for our assistant. A pipeline of another agent with
+    local intents: the chat log says whose turn it is, and our assistant's settings do not
+    govern that agent (its planner still plans the turn). The same pipeline with our
+    assistant as its agent is denied (review 30, N5)."""
+    assert await async_setup_component(hass, "intent", {})
+    member = await _member(hass)
+    fake.plan(planned(planned_change("standby", target="the living room")))
+    await _local_intents(hass, member, "conversation.other", "turn off the living room")
+    await wait_for(lambda: emulator.state.standby)
+    assert [r.outcome for r in _records(hass, "standby")] == [Outcome.ALLOWED]
+    emulator.state.standby = False
+    await _local_intents(hass, member, AGENT, "turn off the living room")
+    assert not emulator.state.standby
+    records = _records(hass, "standby")
+    assert [r.outcome for r in records] == [Outcome.ALLOWED, Outcome.DENIED]
+    assert records[1].agent_id == AGENT
 
 
 @pytest.mark.usefixtures("assistant")
