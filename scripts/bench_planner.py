@@ -3,12 +3,16 @@
 One Home Assistant core (built as pytest-homeassistant-custom-component builds it), the
 emulated streamer on loopback, and an assistant entry on the fake Messages API
 (tests/fake_anthropic) with the same fixed delay on every request it answers: the turn's
-model calls and the planning request alike. Each turn is a new conversation saying "set the
-living room to N": the model calls linn__set_volume, the tool runs (a change: it waits for
-the turn's plan), the model answers. A turn is timed from conversation.async_converse to its
-result. Also recorded: how long each change waited for its plan, and the CPU time of the
-event loop's thread per turn (Home Assistant, the agent, the SDK and the fake share it, so
-the fake's work for the planning request is counted too).
+model calls and the planning request alike. The fake runs in a process of its own
+(bench_fake_api.py), as the real API is not in Home Assistant's process; `--fake-in-loop`
+runs it on Home Assistant's event loop instead (how this benchmark first ran), which
+counts the fake's work for the planning request as latency of the turn.
+
+Each turn is a new conversation saying "set the living room to N": the model calls
+linn__set_volume, the tool runs (a change: it waits for the turn's plan), the model answers.
+A turn is timed from conversation.async_converse to its result. Also recorded: how long each
+change waited for its plan, and the CPU time of the event loop's thread per turn (Home
+Assistant, the agent and the SDK; the fake too with `--fake-in-loop`).
 
 Turns are measured with the planner and without it, alternating (so both see the same
 machine). Without it means no planning request at all, in this process only:
@@ -21,6 +25,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import AsyncIterator, Callable
+import contextlib
+import functools
 import json
 import os
 from pathlib import Path
@@ -32,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench import machine, summarize
+from bench_fake_api import fake_api
 from bench_hass import async_setup_http, home_assistant
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY
@@ -47,30 +55,24 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.plan import NoPlan, Plan
 from custom_components.linn.guard.turn_plans import PLAN_WAIT, TurnPlans
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import (
-    FakeAnthropic,
-    PlanAnswer,
-    RecordedRequest,
-    Reply,
-    ToolUse,
-    planned,
-    planned_change,
-)
-from tests.ha.assist_api import PLAYER, assist_with_unlimited_guard
+from tests.ha.assist_api import assist_with_unlimited_guard
 from tests.ha.streamers import async_setup_linn
 
 API_KEY = "sk-ant-bench-planner"
 AGENT = "conversation.claude_assistant"
 VARIANTS = ("with_planner", "without_planner")
 PERCENTILES = (50, 90, 99)
+FAKE_API_SCRIPT = str(Path(__file__).resolve().parent / "bench_fake_api.py")
 
 
 class Turns:
-    """The scripted model and planner of the benchmark's turns, and the planner switch."""
+    """The benchmark's turns: the asked level, the planner switch and what was recorded."""
 
     def __init__(self) -> None:
         self.level = 30
         self.planner = True
+        self.requests: list[str] = []
+        """"model" or "plan" per request, in the order the fake answered them."""
         self.original_start = AssistantTurn._start_planner
         self.original_plan_for = TurnPlans.async_plan_for
         self.plan_waits: list[float] = []
@@ -78,18 +80,6 @@ class Turns:
         self.planning_first: list[bool] = []
         """Per turn with the planner: its planning request reached the fake before the
         turn's first model request."""
-
-    def reply(self, request: RecordedRequest) -> Reply:
-        """The model: set_volume for the asked level, then a short answer."""
-        if request.tool_results():
-            return Reply(f"The living room is at {self.level}.", thinks=False)
-        use = ToolUse("linn__set_volume", {"player": PLAYER, "volume": self.level})
-        return Reply(tool_uses=(use,), thinks=False)
-
-    def plan(self, _request: RecordedRequest) -> PlanAnswer:
-        """The planner: the asked level in the living room."""
-        change = planned_change("volume", target="living room", volume="level", level=self.level)
-        return planned(change)
 
     def install(self) -> None:
         """Make the planner switchable in this process (see the module's docstring)."""
@@ -119,11 +109,10 @@ class Turns:
 
 
 async def one_turn(
-    hass: HomeAssistant, fake: FakeAnthropic, emu: LinnEmulator, turns: Turns, user_id: str
+    hass: HomeAssistant, emu: LinnEmulator, turns: Turns, user_id: str
 ) -> tuple[float, float]:
     """One timed turn: its wall-clock and event loop thread CPU seconds."""
-    planning_before = len(fake.plan_requests)
-    requests_before = len(fake.requests)
+    requests_before = len(turns.requests)
     cpu_started = time.thread_time()
     started = time.perf_counter()
     result = await conversation.async_converse(
@@ -139,26 +128,61 @@ async def one_turn(
     speech = result.response.speech["plain"]["speech"]
     assert speech == f"The living room is at {turns.level}.", speech
     assert emu.state.volume == turns.level, (emu.state.volume, turns.level)
-    planning = len(fake.plan_requests) - planning_before
-    assert planning == (1 if turns.planner else 0), planning
+    await asyncio.sleep(0.01)  # the fake's lines of this turn (from its process)
+    requests = turns.requests[requests_before:]
+    assert requests.count("plan") == (1 if turns.planner else 0), requests
+    assert requests.count("model") == 2, requests
     if turns.planner:
-        # which of the turn's first two requests reached the fake first
-        first = fake.requests[requests_before]
-        turns.planning_first.append(first is fake.plan_requests[planning_before])
+        # which of the turn's first two requests the fake answered first
+        turns.planning_first.append(requests[0] == "plan")
     return elapsed, cpu_used
 
 
-async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any]:
+@contextlib.asynccontextmanager
+async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIterator[str]:
+    """bench_fake_api.py in a child process; yields its base URL."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        FAKE_API_SCRIPT,
+        "--api-key",
+        API_KEY,
+        "--delay",
+        str(delay),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    assert child.stdin is not None
+    first = (await child.stdout.readline()).decode().split()
+    assert first[:1] == ["url"], first
+
+    async def read_lines() -> None:
+        assert child.stdout is not None
+        while line := await child.stdout.readline():
+            log(line.decode().strip())
+
+    reader = asyncio.create_task(read_lines())
+    try:
+        yield first[1]
+    finally:
+        child.stdin.close()
+        await child.wait()
+        await reader
+
+
+async def bench_planner(
+    count: int, delay: float, warm_up: int, *, fake_in_loop: bool
+) -> dict[str, Any]:
     """`count` timed turns per variant (after `warm_up` each), alternating variants."""
     turns = Turns()
     samples: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
     cpu: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
+    fake = functools.partial(fake_api, API_KEY) if fake_in_loop else fake_api_process
     async with (
-        FakeAnthropic(api_key=API_KEY, responder=turns.reply, delay=delay) as fake,
+        fake(delay, turns.requests.append) as base_url,
         LinnEmulator(port=0, tick_interval=3600) as emu,
         home_assistant() as hass,
     ):
-        fake.planner = turns.plan
         await async_setup_http(hass)
         linn = await async_setup_linn(hass, emu.udn, emu.port)
         admin = await hass.auth.async_create_user("bench", group_ids=["system-admin"])
@@ -168,7 +192,7 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
         entry = MockConfigEntry(
             domain=DOMAIN,
             title="Claude assistant",
-            data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
+            data={CONF_API_KEY: API_KEY, CONF_BASE_URL: base_url},
             options=dict(DEFAULT_OPTIONS),
         )
         entry.add_to_hass(hass)
@@ -187,7 +211,7 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
                     plans.starter = starter if turns.planner else None
                     waits_before = len(turns.plan_waits)
                     turns.level = 30 + (number * 2 + (variant == "with_planner")) % 10
-                    elapsed, cpu_used = await one_turn(hass, fake, emu, turns, admin.id)
+                    elapsed, cpu_used = await one_turn(hass, emu, turns, admin.id)
                     if number >= warm_up:
                         samples[variant].append(elapsed)
                         cpu[variant].append(cpu_used)
@@ -207,6 +231,7 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
     }
     return {
         "delay_ms": delay * 1000,
+        "fake_api": "in Home Assistant's event loop" if fake_in_loop else "a process of its own",
         "model_requests_per_turn": 2,
         "planning_requests_per_turn": {"with_planner": 1, "without_planner": 0},
         "plan_outcomes": outcomes,
@@ -227,7 +252,7 @@ async def bench_planner(count: int, delay: float, warm_up: int) -> dict[str, Any
 def print_table(results: dict[str, Any]) -> None:
     """Human-readable distributions."""
     print(f"machine: {results['machine']}")
-    print(f"fake API delay per request: {results['delay_ms']:.0f} ms")
+    print(f"fake API delay per request: {results['delay_ms']:.0f} ms, in {results['fake_api']}")
     print(f"plan outcomes (turns with the planner, warm-up included): {results['plan_outcomes']}")
     first = results["planning_request_arrived_first"]
     print(f"planning request reached the fake first (warm-up included): {first}")
@@ -260,13 +285,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--delay", type=float, default=0.15, help="seconds the fake API takes per request"
     )
+    parser.add_argument(
+        "--fake-in-loop",
+        action="store_true",
+        help="run the fake API on Home Assistant's event loop, not in a process of its own",
+    )
     parser.add_argument("--note", default="", help="stored with the results")
     parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
     )
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    measured = asyncio.run(bench_planner(args.count, args.delay, args.warm_up))
+    measured = asyncio.run(
+        bench_planner(args.count, args.delay, args.warm_up, fake_in_loop=args.fake_in_loop)
+    )
     load = {"before": list(load_before), "after": list(os.getloadavg())}
     results = {"machine": {**machine(), "load_average": load}, "note": args.note, **measured}
     print_table(results)
