@@ -231,7 +231,7 @@ async def bench_planner(
     }
     return {
         "delay_ms": delay * 1000,
-        "fake_api": "in Home Assistant's event loop" if fake_in_loop else "a process of its own",
+        "fake_api": "Home Assistant's event loop" if fake_in_loop else "a process of its own",
         "model_requests_per_turn": 2,
         "planning_requests_per_turn": {"with_planner": 1, "without_planner": 0},
         "plan_outcomes": outcomes,

@@ -437,43 +437,37 @@ async def live_answers(
     The answer kept is the plan's tool input as the model gave it (so it can be recorded and
     replayed), or NoPlan when async_plan found none (an error, a refusal, a failed check).
     """
+    import aiohttp
     import anthropic  # only the live run needs the SDK
 
     from custom_components.linn.agent.model_info import listed_capabilities
     from custom_components.linn.agent.planner import (
+        PLAN_TIMEOUT,
         PLAN_TOOL,
-        async_plan,
+        plan_from_answer,
         planning_request,
     )
+    from custom_components.linn.agent.planning_call import async_request_plan
 
     client = anthropic.AsyncAnthropic()
     capabilities = listed_capabilities([m async for m in client.models.list()], model)
     limit = asyncio.Semaphore(concurrency)
     answers: dict[tuple[str, str | None], Any] = {}
 
-    class _Recording:
-        """The client, keeping the raw tool input async_plan checks."""
-
-        def __init__(self, key: tuple[str, str | None]) -> None:
-            self.key = key
-            self.messages = self
-
-        async def create(self, **request: Any) -> Any:
-            message = await client.messages.create(**request)
-            for block in message.content:
-                if block.type == "tool_use" and block.name == PLAN_TOOL:
-                    answers[self.key] = block.input
-            return message
-
-    async def one(item: Utterance) -> None:
+    async def one(session: aiohttp.ClientSession, item: Utterance) -> None:
         earlier = [item.previous] if item.previous else []
         request = planning_request(model, item.say, earlier, item.language, capabilities)
         async with limit:
-            plan, _usage = await async_plan(_Recording(item.key), request, item.said)  # type: ignore[arg-type]
-        if isinstance(plan, NoPlan) and plan.reason != "invalid":
-            answers[item.key] = plan  # an invalid answer stays recorded: evaluate says why
+            answer = await async_request_plan(session, client, request, PLAN_TOOL, PLAN_TIMEOUT)
+        if not isinstance(answer, NoPlan):
+            if len(answer.tool_inputs) == 1:
+                answers[item.key] = answer.tool_inputs[0]
+            answer = plan_from_answer(answer, item.said)
+        if isinstance(answer, NoPlan) and answer.reason != "invalid":
+            answers[item.key] = answer  # an invalid answer stays recorded: evaluate says why
 
-    await asyncio.gather(*(one(item) for item in items))
+    async with aiohttp.ClientSession() as session:
+        await asyncio.gather(*(one(session, item) for item in items))
     return answers
 
 

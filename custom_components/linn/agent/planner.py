@@ -16,13 +16,16 @@ import json
 import logging
 from typing import Any, Final
 
+import aiohttp
 import anthropic
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from ..guard.ha_adapter import DATA_GUARD
 from ..guard.plan import InvalidPlan, NoPlan, Plan, parse_plan, plan_schema
 from ..guard.specs import TOOL_SPECS
 from .model_info import ModelCapabilities
+from .planning_call import PlanningAnswer, async_request_plan
 from .prompt import CACHE_CONTROL
 from .runtime import AssistantRuntime
 from .thinking_params import EFFORT_OFF, thinking_params
@@ -111,6 +114,7 @@ def planning_request(
 
 
 async def async_plan(
+    session: aiohttp.ClientSession,
     client: anthropic.AsyncAnthropic,
     request: dict[str, Any],
     utterances: Sequence[str],
@@ -121,33 +125,25 @@ async def async_plan(
     `utterances` are the user's words the plan may quote (this turn's and earlier ones).
     Never raises for the model's or the network's faults.
     """
+    answer = await async_request_plan(session, client, request, PLAN_TOOL, PLAN_TIMEOUT)
+    if isinstance(answer, NoPlan):
+        return answer, Usage()
+    return plan_from_answer(answer, utterances, kinds), answer.usage
+
+
+def plan_from_answer(
+    answer: PlanningAnswer, utterances: Sequence[str], kinds: Collection[str] = KINDS
+) -> Plan | NoPlan:
+    """The plan in an answer, checked (guard/plan.py), or NoPlan and why."""
+    if answer.stop_reason == "refusal":
+        return NoPlan("refused")
+    if len(answer.tool_inputs) != 1:
+        return NoPlan("no_plan")
     try:
-        message = await client.messages.create(**request, timeout=PLAN_TIMEOUT)
-    except anthropic.APITimeoutError:
-        return NoPlan("timeout"), Usage()
-    except anthropic.APIError as err:
-        _LOGGER.debug("The planning request failed: %s", err)
-        return NoPlan("error"), Usage()
-    usage = Usage(
-        input_tokens=message.usage.input_tokens,
-        output_tokens=message.usage.output_tokens,
-        cache_read_tokens=message.usage.cache_read_input_tokens or 0,
-        cache_write_tokens=message.usage.cache_creation_input_tokens or 0,
-    )
-    if message.stop_reason == "refusal":
-        return NoPlan("refused"), usage
-    answers = [
-        block.input
-        for block in message.content
-        if block.type == "tool_use" and block.name == PLAN_TOOL
-    ]
-    if len(answers) != 1:
-        return NoPlan("no_plan"), usage
-    try:
-        return parse_plan(answers[0], utterances, kinds), usage
+        return parse_plan(answer.tool_inputs[0], utterances, kinds)
     except InvalidPlan as err:
         _LOGGER.debug("The planner's answer fails a check: %s", err)
-        return NoPlan("invalid"), usage
+        return NoPlan("invalid")
 
 
 async def async_plan_counted(
@@ -168,8 +164,9 @@ async def async_plan_counted(
     budget checks of parallel turns count it.
     """
     ledger = hass.data[DATA_GUARD].guard.ledger
+    session = async_get_clientsession(hass)
     with ledger.reserved(conversation_id, in_flight_estimate(request), user_id=user_id):
-        plan, usage = await async_plan(runtime.client, request, utterances)
+        plan, usage = await async_plan(session, runtime.client, request, utterances)
         if usage.prompt_tokens:
             ledger.add_amounts(
                 conversation_id,

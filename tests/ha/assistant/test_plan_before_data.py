@@ -20,12 +20,22 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
+from custom_components.linn.agent import planner
 from custom_components.linn.agent.memory import async_get_memory
 from custom_components.linn.agent.planner import PLAN_TOOL
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from tests.fake_anthropic import (
+    ApiError,
+    FakeAnthropic,
+    PlanAnswer,
+    Reply,
+    Stall,
+    ToolUse,
+    planned,
+    planned_change,
+)
 from tests.helpers import wait_for
 
 from ..conftest import ENTITY_ID
@@ -213,12 +223,15 @@ async def test_the_planner_sees_only_the_users_words(
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("answer", "counted"),
     [
-        planned(planned_change("next", target="the kitchen")),  # words the user did not say
-        {"changes": "all"},
+        # words the user did not say
+        (planned(planned_change("next", target="the kitchen")), "invalid"),
+        ({"changes": "all"}, "invalid"),
+        (ApiError(529, "overloaded_error", "Overloaded"), "error"),
+        (Stall(5.0), "timeout"),
     ],
-    ids=["not_the_users_words", "not_a_plan"],
+    ids=["not_the_users_words", "not_a_plan", "api_error", "late"],
 )
 async def test_without_a_valid_plan_a_change_after_device_text_waits_for_a_yes(
     hass: HomeAssistant,
@@ -227,8 +240,11 @@ async def test_without_a_valid_plan_a_change_after_device_text_waits_for_a_yes(
     assistant: MockConfigEntry,
     emulator: LinnEmulator,
     fake: FakeAnthropic,
-    answer: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    answer: PlanAnswer,
+    counted: str,
 ) -> None:
+    monkeypatch.setattr(planner, "PLAN_TIMEOUT", 0.3)
     await _title_shown(hass, emulator)
     fake.plan(planned())
     fake.script(
@@ -246,4 +262,4 @@ async def test_without_a_valid_plan_a_change_after_device_text_waits_for_a_yes(
     assert _outcomes(hass, "next") == [Outcome.PENDING]  # never run on its own
     assert result.continue_conversation
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, assistant)
-    assert diagnostics["planner"] == {"planned": 1, "invalid": 1}
+    assert diagnostics["planner"] == {"planned": 1, counted: 1}
