@@ -103,8 +103,15 @@ class LinnEntity(Entity):
 
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
-        if self.relevant_services is None or changed & self.relevant_services:
-            self.async_schedule_shown_write()
+        if self.relevant_services is not None and not changed & self.relevant_services:
+            return
+        if not self._write_pending:
+            # Tested now, not in a callback: a change this entity does not show (a volume
+            # event, for the volume limit) schedules nothing. The key must be cheap.
+            shown = self.shown_key()
+            if shown is not None and shown == self._shown_written:
+                return
+        self.async_schedule_shown_write()
 
     @callback
     def _on_availability(self, _available: bool) -> None:
@@ -139,6 +146,9 @@ class LinnEntity(Entity):
 
     def shown_key(self) -> object:
         """Everything of the device's state this entity shows, compared with ==.
+
+        The base class's change listener also compares it on every relevant event, before
+        scheduling a write: keep it cheap to compute.
 
         None (the default) writes on every relevant change. It may hold more than is shown
         (an extra write is harmless), never less (a change would not reach Home Assistant).
