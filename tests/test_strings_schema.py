@@ -33,14 +33,14 @@ def _break(change: Any) -> list[str]:
 
 
 def test_an_exception_with_a_title_and_description_is_an_error() -> None:
-    """The shape of the old exceptions.assist_exposed: a copy of an issue."""
+    """An exception shaped like an issue (a title and a description): a copy of one."""
 
     def change(strings: dict[str, Any]) -> None:
-        strings["exceptions"]["assist_exposed"] = copy.deepcopy(strings["issues"]["assist_exposed"])
+        strings["exceptions"]["auth"] = copy.deepcopy(strings["issues"]["assistant_auth_failed"])
 
     errors = _break(change)
-    assert any(e.startswith("exceptions.assist_exposed.title") for e in errors), errors
-    assert any(e.startswith("exceptions.assist_exposed.description") for e in errors), errors
+    assert any(e.startswith("exceptions.auth.title") for e in errors), errors
+    assert any(e.startswith("exceptions.auth.description") for e in errors), errors
 
 
 def test_an_issue_with_a_description_and_a_fix_flow_is_an_error() -> None:

@@ -13,6 +13,7 @@ from homeassistant.helpers import (
     area_registry as ar,
     config_validation as cv,
     device_registry as dr,
+    issue_registry as ir,
 )
 from homeassistant.helpers.typing import ConfigType
 
@@ -21,7 +22,6 @@ from .agent.migration import weighted_token_budgets
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals import async_setup_guarded_tools
-from .assist_exposure import async_watch_exposure
 from .const import (
     ACTION_TIMEOUT,
     CONF_SERVICE_VERSIONS,
@@ -142,7 +142,9 @@ async def _async_setup_streamer_entry(hass: HomeAssistant, entry: LinnConfigEntr
         **streamer_device_info(device, area=room_area.name if room_area else None),
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
-    async_watch_exposure(hass, entry)
+    # versions before the player's gate (issue 30) raised this issue while a player was
+    # exposed to Assist; Assist's intents pass the gate now, and repair issues outlive restarts
+    ir.async_delete_issue(hass, DOMAIN, f"assist_exposed_{entry.entry_id}")
     return True
 
 
