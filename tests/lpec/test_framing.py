@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from custom_components.linn.lpec.codec import Error, Event, Response, parse_device_line
+from custom_components.linn.lpec.codec import (
+    _ERROR_RE,
+    Error,
+    Event,
+    Response,
+    parse_device_line,
+)
+from custom_components.linn.lpec.errors import LpecProtocolError
 from custom_components.linn.lpec.framing import (
     MessageFramer,
+    MessageReader,
     MessageTooLongError,
     decode_message,
 )
@@ -195,3 +205,54 @@ def test_a_raw_quote_inside_a_value_breaks_the_framing() -> None:
     assert framer.broken is not None
     assert "raw quote" in framer.broken
     assert framer.feed(b'RESPONSE "1"\r\n') == []  # nothing after it is trusted
+
+
+async def test_one_read_of_several_lines_and_a_partial_one_is_one_batch() -> None:
+    """Issue 31: the complete messages of one TCP read come out together, the partial one
+    (here an ERROR cut after "ER", whose line mode is not known yet) waits for the rest."""
+    stream = asyncio.StreamReader()
+    reader = MessageReader(stream)
+    stream.feed_data(
+        b'EVENT 3 7 Volume "41"\r\nEVENT 3 8 Volume "42" Mute "true"\r\n'
+        b'EVENT 4 2 Metatext "a\nb"\r\nER'
+    )
+    batch = await reader.read_batch()
+    assert batch == [
+        'EVENT 3 7 Volume "41"',
+        'EVENT 3 8 Volume "42" Mute "true"',
+        'EVENT 4 2 Metatext "a\nb"',
+    ]
+    assert [parse_device_line(line) for line in batch] == [
+        Event(3, 7, {"Volume": "41"}),
+        Event(3, 8, {"Volume": "42", "Mute": "true"}),
+        Event(4, 2, {"Metatext": "a\nb"}),
+    ]
+    assert reader.buffered  # the partial "ER" is kept
+    stream.feed_data(b'ROR 801 "Id "5" gone"\r\nRESPONSE "50"\r\n')
+    batch = await reader.read_batch()
+    assert batch == ['ERROR 801 "Id "5" gone"', 'RESPONSE "50"']
+    assert [parse_device_line(line) for line in batch] == [
+        Error(801, 'Id "5" gone'),
+        Response(("50",)),
+    ]
+    # read() and read_batch() share the queue: what read() left comes out next, in order.
+    stream.feed_data(b"ALIVE Ds 1\r\nALIVE Ds 2\r\nALIVE Ds 3\r\n")
+    assert await reader.read() == "ALIVE Ds 1"
+    assert await reader.read_batch() == ["ALIVE Ds 2", "ALIVE Ds 3"]
+    stream.feed_eof()
+    assert await reader.read_batch() is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["ERROR 5 x", "error 5 x", " \tError 5 x", "ERROR\t5", "EVENT 1 0", "ERRORS 5", "ER"],
+)
+def test_the_error_precheck_accepts_what_the_error_pattern_does(line: str) -> None:
+    """parse_device_line runs the ERROR pattern only on lines that may be one: the same
+    lines parse as ERROR, and the others as before."""
+    try:
+        parsed: object = parse_device_line(line)
+    except LpecProtocolError as err:
+        parsed = type(err)
+    matched = _ERROR_RE.match(line)
+    assert isinstance(parsed, Error) == (matched is not None)

@@ -193,6 +193,7 @@ def _expect(tokens: list[Token], count: int, keyword: str) -> None:
         raise LpecProtocolError(f"{keyword} takes {count - 1} fields, got {len(tokens) - 1}")
 
 
+_BLANKS = frozenset(" \t")
 _ERROR_RE = re.compile(r"[ \t]*ERROR[ \t]+([^ \t\r\n]*)[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
 
 
@@ -212,7 +213,10 @@ def _parse_error(match: re.Match[str]) -> Error:
 
 def parse_device_line(line: str) -> DeviceMessage | None:
     """Parse one message sent by a device; None for a blank one."""
-    if (error := _ERROR_RE.match(line)) is not None:
+    # The ERROR pattern only where it may match: a blank, a tab or "ERROR" first.
+    if (line[:1] in _BLANKS or line[:5].upper() == "ERROR") and (
+        error := _ERROR_RE.match(line)
+    ) is not None:
         return _parse_error(error)
     tokens = tokenize(line)
     if not tokens:

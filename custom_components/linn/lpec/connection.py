@@ -255,11 +255,13 @@ class LpecConnection:
         error: LpecConnectionError
         try:
             while True:
-                message = await self._reader.read()
-                if message is None:
+                # All complete messages of one TCP read, handled in one pass.
+                messages = await self._reader.read_batch()
+                if messages is None:
                     error = LpecConnectionError("connection closed by the device")
                     break
-                self._handle_line(message)
+                for message in messages:
+                    self._handle_line(message)
         except LpecConnectionError as err:  # a message over the limit
             # Handed to the command in flight and the listener, who may keep it: without
             # its traceback, whose frames hold the last chunk read (up to 64 KiB).

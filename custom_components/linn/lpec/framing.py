@@ -127,6 +127,8 @@ class MessageFramer:
         self._in_quote = False
         self._line_mode = None
         text = decode_message(raw, bool(line_mode))
+        if "\r" not in text:
+            return text
         return text.replace("\r\n", "\n").replace("\r", "\n")
 
     def _line_end(self) -> int | None:
@@ -236,6 +238,9 @@ def _line_break(buffer: bytearray, start: int, stop: int) -> int | None:
 
 def _starts_line_mode(buffer: bytearray) -> bool | None:
     """Whether the message at the start of `buffer` is an ERROR; None until known."""
+    head = bytes(buffer[:2]).upper()
+    if len(head) == 2 and head != b"ER" and head[0] not in b" \t":
+        return False  # e.g. EVENT: known from its first two bytes
     start = 0
     while start < len(buffer) and buffer[start] in b" \t":
         start += 1
@@ -277,3 +282,25 @@ class MessageReader:
             self._ready.extend(self._framer.feed(data))
             del data  # the framer copied it: not held while waiting for the next chunk
         return self._ready.popleft()
+
+    async def read_batch(self) -> list[str] | None:
+        """Every message ready (at least one); None once the device closed.
+
+        All complete messages of one TCP read at once: one await per read, not per message.
+
+        Raises as read() does: a broken quote or an overlong message after the messages
+        framed before it have been returned.
+        """
+        while not self._ready:
+            if self._framer.broken is not None:
+                raise BrokenQuoteError(self._framer.broken)
+            data = await self._reader.read(_READ_CHUNK)
+            if not data:
+                return None
+            messages = self._framer.feed(data)
+            del data
+            if messages:
+                return messages  # the common case: nothing was queued by read()
+        messages = list(self._ready)
+        self._ready.clear()
+        return messages
