@@ -38,10 +38,11 @@ words and plan: the yes turn has none), and the yes stands for the one it would 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
@@ -69,6 +70,9 @@ the one it needs."""
 LIMITED: ContextVar[list[str] | None] = ContextVar("linn_gate_limited", default=None)
 """Set by limited mode: no planner runs (the model is down), and what the gate refused is
 collected here, so the spoken reply says it (an intent's own error speech is generic)."""
+
+REFUSALS: ContextVar[list[str] | None] = ContextVar("linn_gate_refusals", default=None)
+"""The translation keys of the gate's refusals, while gate_refusals() collects them."""
 
 GATE_RECORDS: HassKey[deque[int]] = HassKey(f"{DOMAIN}_gate_records")
 """The audit sequence numbers of the gate's own records (newest 1,000): a change through an
@@ -142,6 +146,8 @@ class _GateHandler(LinnHandler):
 
 
 def _refuse(key: str, reason: str | None = None) -> HomeAssistantError:
+    if (refusals := REFUSALS.get()) is not None:
+        refusals.append(key)
     limited = LIMITED.get()
     if limited is not None:
         limited.append(_SPOKEN[key].format(reason=(reason or "").rstrip(".")))
@@ -153,6 +159,34 @@ def _refuse(key: str, reason: str | None = None) -> HomeAssistantError:
 
 
 _WITH_REASON = frozenset({"gate_needs_yes", "gate_refused"})
+
+GATE_FAILURES: Final = {
+    "gate_denied": "Refused: that change to the Linn player is turned off for this assistant",
+    "gate_needs_yes": (
+        "Refused: that change to the Linn player needs the user's yes, which this path "
+        "cannot ask for"
+    ),
+    "gate_needs_approval": (
+        "Waiting: that change to the Linn player needs an administrator's approval"
+    ),
+    "gate_refused": "Refused: the Linn guard refused that change to the player",
+}
+"""The gate's refusals as a model may read them: fixed texts, no reason (it may name a player)."""
+
+
+@contextmanager
+def gate_refusals() -> Iterator[list[str]]:
+    """Collect what the gate refuses while the block runs.
+
+    An intent's service calls run in tasks of their own, which copy the context (the list
+    is shared), and an intent does not chain the error it caught to the one it raises.
+    """
+    refusals: list[str] = []
+    token = REFUSALS.set(refusals)
+    try:
+        yield refusals
+    finally:
+        REFUSALS.reset(token)
 
 
 _SPOKEN = {

@@ -34,6 +34,7 @@ from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, GuardedTool, LinnTool
 from ..llm_players import async_players
 from ..llm_tools import TOOLS
+from ..service_gate import GATE_FAILURES, gate_refusals
 from .exposed_names import async_exposed_names
 from .memory import async_get_memory
 from .memory_tools import ForgetTool, RememberTool
@@ -281,11 +282,14 @@ class _SchemaHandler:
             return {"asked": True}
         tool_input = llm.ToolInput(self.tool_input.tool_name, dict(arguments), self.tool_input.id)
         try:
-            result = await self.tool.async_call(self.hass, tool_input, self.llm_context)
+            with gate_refusals() as refused:
+                result = await self.tool.async_call(self.hass, tool_input, self.llm_context)
         except HomeAssistantError as err:
             # the message may carry device text (a Linn error's description, an entity's
-            # name): only the kind of error, which code chose, reaches the model
-            raise ToolFailure(f"Failed: {type(err).__name__}") from err
+            # name): only the kind of error, or the Linn player's gate's own fixed text,
+            # reaches the model
+            failure = GATE_FAILURES[refused[0]] if refused else f"Failed: {type(err).__name__}"
+            raise ToolFailure(failure) from err
         if isinstance(result, llm.ToolResult):
             if result.error:
                 raise ToolFailure(FOREIGN_FAILED)
