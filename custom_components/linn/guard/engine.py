@@ -677,8 +677,8 @@ class Guard:
         A tool with no action kind (another API's unknown tool) has no words to check: it
         is refused in a conversation that read device text when its spec says so. Another
         API's tool with a kind (a known Assist intent) is checked as a Linn change, with
-        every name it targets (`every_term`); in a language without word rules it is
-        refused there, since its question would be the model's own words.
+        every name it targets (`every_term`); in a language without word rules and no plan
+        it is refused there, since its question would be the model's own words.
         """
         read_here = self.is_tainted(call.caller, call.turn)
         read_before = self._conversation_read_text(call.turn)
@@ -1364,8 +1364,17 @@ def _longer_names(handler: ToolHandler, arguments: Mapping[str, Any]) -> Sequenc
 
 
 def _without_word_rules(spec: ToolSpec, turn: Turn) -> bool:
-    """A model's change checked against words in a language the guard has no rules for."""
-    return spec.action is not None and turn.utterance is not None and not has_rules(turn.language)
+    """A model's change checked against words in a language the guard has no rules for.
+
+    A turn with a plan is checked against the plan instead, in any language: the planner
+    read the words.
+    """
+    return (
+        spec.action is not None
+        and turn.utterance is not None
+        and not isinstance(turn.plan, Plan)
+        and not has_rules(turn.language)
+    )
 
 
 def _pending_message(request: PendingRequest) -> str:
