@@ -1,7 +1,7 @@
 """Root test configuration.
 
 `import custom_components` first: phacc ships a testing_config/custom_components
-package that would otherwise shadow ours (README.md, Development > Testing notes).
+package that would otherwise shadow ours (CONTRIBUTING.md, Testing notes).
 """
 
 from collections.abc import Iterator

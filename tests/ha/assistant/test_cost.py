@@ -7,7 +7,7 @@ Haiku 4.5 (4,096) does not. Haiku 5.5 thinks (adaptive, low effort): the fake se
 thinking block (text omitted, as Haiku 5.5 does by default) and the agent sends it back, but
 the thinking tokens the real model bills are not simulated. The test holds the issue's bound
 (a few cents a request at most, cached or not); with LINN_COST_REPORT=<file> it also writes
-the figures the README quotes (one file per model: <file>.<model>.json), at the prices in
+the figures docs/assistant.md quotes (one file per model: <file>.<model>.json), at the prices in
 agent/usage.py.
 """
 
