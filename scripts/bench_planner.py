@@ -171,7 +171,7 @@ async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIte
 
 
 async def bench_planner(
-    count: int, delay: float, warm_up: int, *, fake_in_loop: bool
+    count: int, delay: float, warm_up: int, *, fake_in_loop: bool, same: bool = False
 ) -> dict[str, Any]:
     """`count` timed turns per variant (after `warm_up` each), alternating variants."""
     turns = Turns()
@@ -207,7 +207,7 @@ async def bench_planner(
                 # alternate which variant goes first, so neither always follows the other
                 order = VARIANTS if number % 2 == 0 else VARIANTS[::-1]
                 for variant in order:
-                    turns.planner = variant == "with_planner"
+                    turns.planner = same or variant == "with_planner"
                     plans.starter = starter if turns.planner else None
                     waits_before = len(turns.plan_waits)
                     turns.level = 30 + (number * 2 + (variant == "with_planner")) % 10
@@ -232,6 +232,7 @@ async def bench_planner(
     return {
         "delay_ms": delay * 1000,
         "fake_api": "Home Assistant's event loop" if fake_in_loop else "a process of its own",
+        "same": same,
         "model_requests_per_turn": 2,
         "planning_requests_per_turn": {"with_planner": 1, "without_planner": 0},
         "plan_outcomes": outcomes,
@@ -290,6 +291,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="run the fake API on Home Assistant's event loop, not in a process of its own",
     )
+    parser.add_argument(
+        "--same",
+        action="store_true",
+        help="both variants with the planner (an A/A run: how far two p50s differ by chance)",
+    )
     parser.add_argument("--note", default="", help="stored with the results")
     parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
@@ -297,7 +303,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     measured = asyncio.run(
-        bench_planner(args.count, args.delay, args.warm_up, fake_in_loop=args.fake_in_loop)
+        bench_planner(
+            args.count, args.delay, args.warm_up, fake_in_loop=args.fake_in_loop, same=args.same
+        )
     )
     load = {"before": list(load_before), "after": list(os.getloadavg())}
     results = {"machine": {**machine(), "load_average": load}, "note": args.note, **measured}
