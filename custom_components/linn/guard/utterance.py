@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 import re
 
-from .names import contains_phrase, name_tokens
+from .names import contains_phrase, name_tokens, names_whole
 from .phrases import LANGUAGES, Language, answers, any_rule, language_code, rules_for
 
 
@@ -365,22 +365,23 @@ def players_named(
 
     `targets`, `others`: per player (the call's targets; every other player offered), the
     names a user says for it (its name, its area's). A player is named by one of its
-    names as whole words, or by a word of them that no other player's names have
-    ("kitchen" for "Kitchen Streamer"). A target the words do not name counts when it is
-    `implied` (the only player, the player in the satellite's area: "turn it down") and
-    the words name no player the call does not target ("put the kitchen in standby"
+    names as whole words where no longer name of any player covers them ("the living
+    room speakers" names "Living Room Speakers", not "Living Room"; names.names_whole),
+    or by a word of them that no other player's names have ("kitchen" for "Kitchen
+    Streamer"; such a word can only sit inside a longer name of the same player). A
+    target the words do not name counts when it is `implied` (the only player, the
+    player in the satellite's area: "turn it down"; before device text, every target)
+    and the words name no player the call does not target ("put the kitchen in standby"
     does not imply the living room). Any language: names are the user's own.
     """
     words = set(_name_tokens(utterance or ""))
-    text = " " + " ".join(_name_tokens(utterance or "")) + " "
     players = [*targets, *others]
+    every_name = [name for names in players for name in names]
     token_sets = [{t for name in names for t in _name_tokens(name)} for names in players]
 
     def named(index: int) -> bool:
-        for name in players[index]:
-            phrase = " ".join(_name_tokens(name))
-            if phrase and f" {phrase} " in text:
-                return True
+        if any(names_whole(utterance, name, every_name) for name in players[index]):
+            return True
         shared = set().union(*(tokens for i, tokens in enumerate(token_sets) if i != index))
         distinct = {t for t in token_sets[index] - shared if len(t) >= MIN_NAME_TOKEN}
         return bool(distinct & words)

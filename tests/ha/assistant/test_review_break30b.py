@@ -1,7 +1,9 @@
 """Break-it review 30b (branch break): attacks on the guard that still succeed.
 
-Each test asserts the secure outcome and fails on today's code (marked xfail strict), so
-the suite stays green until the fix lands; then the mark must go.
+Each test asserts the secure outcome. They failed (xfail strict) until the fix: X1, a
+name counts only whole against every player's longer names; X2, before device text a
+change may not land on a player other than the one the user's words name (both in
+`utterance.players_named` and `Guard._players_named`; tests/guard/test_players_named.py).
 
 Findings:
 - X1 (medium): after device text, a player's name inside a longer name the user said
@@ -117,7 +119,6 @@ async def speakers(
 
 
 @pytest.mark.usefixtures("assistant")
-@pytest.mark.xfail(strict=True, reason="review 30b finding X1")
 async def test_x1_a_name_inside_the_longer_player_name_the_user_said_is_not_named(
     hass: HomeAssistant,
     emulator: LinnEmulator,
@@ -163,7 +164,6 @@ async def rogue_kitchen(
 
 
 @pytest.mark.usefixtures("assistant")
-@pytest.mark.xfail(strict=True, reason="review 30b finding X2")
 async def test_x2_an_instruction_in_a_player_name_moves_the_change_to_another_player(
     hass: HomeAssistant,
     emulator: LinnEmulator,
@@ -189,7 +189,6 @@ async def test_x2_an_instruction_in_a_player_name_moves_the_change_to_another_pl
 
 
 @CORE
-@pytest.mark.xfail(strict=True, reason="review 30b finding X2")
 async def test_x2_through_another_agent_the_name_in_the_static_context_steers_an_intent(
     hass: HomeAssistant,
     emulator: LinnEmulator,
