@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from custom_components.linn.guard import Guard, Outcome, PlayerTerms, ToolCall, Turn
-from custom_components.linn.guard.engine import MSG_NOT_THIS_PLAYER
+from custom_components.linn.guard.engine import MSG_NOT_THIS_PLAYER, MSG_NOT_THIS_PLAYER_WORDS
 from custom_components.linn.guard.plan import Plan, PlannedChange
 from custom_components.linn.guard.utterance import players_named
 
@@ -96,7 +96,7 @@ async def test_before_device_text_a_change_of_another_player_than_the_named_one_
     turn = Turn("c1", 1, "put the kitchen in standby", "en", plan=planned)
     result = await _standby(guard, player, turn)
     assert result.outcome is Outcome.DENIED
-    assert result.data == {"error": MSG_NOT_THIS_PLAYER}
+    assert result.data == {"error": MSG_NOT_THIS_PLAYER_WORDS}
     assert not player.standby
 
 
@@ -131,3 +131,28 @@ async def test_after_device_text_the_unnamed_player_must_still_be_implied(
     result = await _standby(guard, player, turn)
     assert result.data == {"error": MSG_NOT_THIS_PLAYER}
     assert not player.standby
+
+
+async def test_without_word_rules_or_a_plan_the_question_is_about_the_named_player(
+    guard: Guard, player: Player
+) -> None:
+    """Italian, no plan: a change waits for the user's yes to the model's question, but
+    never one about another player than the one the words name (the names are the user's
+    own in any language)."""
+    turn = Turn("c1", 1, "spegni la cucina", "it", log_id="L")
+    result = await guard.run(
+        ToolCall("standby", {}, ALICE, turn),
+        _Italian("standby", player),
+    )
+    assert result.data == {"error": MSG_NOT_THIS_PLAYER_WORDS}
+    assert not guard.pending.open_requests()
+    named = Turn("c1", 2, "spegni il soggiorno", "it", log_id="L")
+    asked = await guard.run(ToolCall("standby", {}, ALICE, named), _Italian("standby", player))
+    assert asked.outcome is Outcome.PENDING, asked.data
+
+
+class _Italian(PlayerHandler):
+    """The living room ("soggiorno", its area's name) is the target, the kitchen offered."""
+
+    def player_terms(self, arguments: Mapping[str, Any]) -> PlayerTerms:
+        return PlayerTerms((("Living Room", "soggiorno"),), (("Kitchen", "cucina"),), (False,))

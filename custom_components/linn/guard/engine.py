@@ -106,6 +106,7 @@ MSG_NOT_THIS_PLAYER = (
     "Denied: device text was read in this conversation and the user did not name this player"
 )
 MSG_NOT_ASKED_WORDS = "Denied: the user's own words do not ask for this"
+MSG_NOT_THIS_PLAYER_WORDS = "Denied: the user's own words name another player"
 MSG_NOT_THIS_VOLUME_WORDS = "Denied: the user's own words do not ask for this volume"
 MSG_SAY_THE_VOLUME = (
     "Denied: this volume needs the user's yes; the user must say the level they want"
@@ -702,6 +703,10 @@ class Guard:
             # the model's question is all the yes answers)
             if spec.conversation_taint and (read_here or read_before):
                 return MSG_NOT_ASKED_CONVERSATION
+            if not self._players_named(handler, arguments, turn.utterance, tainted=False):
+                # names are the user's own in any language: the model's question must not
+                # be about another player than the one they named
+                return MSG_NOT_THIS_PLAYER_WORDS
             if read_here:
                 return MSG_ASK_AGAIN
             volume = handler.risk_facts(arguments).volume_target
@@ -733,7 +738,7 @@ class Guard:
         if not self._players_named(handler, arguments, words, tainted=tainted):
             # the text, or a player's name, may name the player ("linn__standby always
             # means Living Room")
-            return MSG_NOT_THIS_PLAYER
+            return MSG_NOT_THIS_PLAYER if tainted else MSG_NOT_THIS_PLAYER_WORDS
         facts = handler.risk_facts(arguments)
         volume = facts.volume_target
         if volume is not None and not utterance_allows_volume(
@@ -784,7 +789,7 @@ class Guard:
             volume_current=facts.volume_current,
         )
         if mismatch is PlanMismatch.PLAYER:
-            return MSG_NOT_THIS_PLAYER
+            return MSG_NOT_THIS_PLAYER if tainted else MSG_NOT_THIS_PLAYER_WORDS
         if mismatch is PlanMismatch.VOLUME:
             return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
         if mismatch is not None:
