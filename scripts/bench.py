@@ -180,7 +180,7 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
     from homeassistant.const import EVENT_STATE_CHANGED  # noqa: PLC0415
     from homeassistant.core import Event, EventStateChangedData, callback  # noqa: PLC0415
 
-    from tests.ha.streamers import async_setup_linn  # noqa: PLC0415
+    from testing.ha.streamers import async_setup_linn  # noqa: PLC0415
 
     entity_id = "media_player.living_room"
     to_ha: list[float] = []

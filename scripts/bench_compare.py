@@ -345,7 +345,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
     from pytest_homeassistant_custom_component.common import MockConfigEntry  # noqa: PLC0415
 
-    from tests.ha.streamers import linn_entry  # noqa: PLC0415
+    from testing.ha.streamers import linn_entry  # noqa: PLC0415
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))

@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.fake_anthropic import (
+from testing.fake_anthropic import (
     FakeAnthropic,
     PlanAnswer,
     RecordedRequest,

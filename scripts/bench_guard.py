@@ -37,8 +37,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller, cu
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_tools import TOOLS_BY_NAME
 from linn_emulator import LinnEmulator
-from tests.ha.assist_api import assist_with_unlimited_guard
-from tests.ha.streamers import async_setup_linn
+from testing.ha.assist_api import assist_with_unlimited_guard
+from testing.ha.streamers import async_setup_linn
 
 
 def distribution(samples_s: list[float]) -> dict[str, float]:

@@ -18,7 +18,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_test_home_assistant
 
-from tests.helpers import closed_port
+from testing.helpers import closed_port
 
 
 @asynccontextmanager

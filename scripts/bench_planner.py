@@ -2,7 +2,7 @@
 
 One Home Assistant core (built as pytest-homeassistant-custom-component builds it), the
 emulated streamer on loopback, and an assistant entry on the fake Messages API
-(tests/fake_anthropic) with the same fixed delay on every request it answers: the turn's
+(testing/fake_anthropic) with the same fixed delay on every request it answers: the turn's
 model calls and the planning request alike. The fake runs in a process of its own
 (bench_fake_api.py), as the real API is not in Home Assistant's process; `--fake-in-loop`
 runs it on Home Assistant's event loop instead (how this benchmark first ran), which
@@ -55,8 +55,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.plan import NoPlan, Plan
 from custom_components.linn.guard.turn_plans import PLAN_WAIT, TurnPlans
 from linn_emulator import LinnEmulator
-from tests.ha.assist_api import assist_with_unlimited_guard
-from tests.ha.streamers import async_setup_linn
+from testing.ha.assist_api import assist_with_unlimited_guard
+from testing.ha.streamers import async_setup_linn
 
 API_KEY = "sk-ant-bench-planner"
 AGENT = "conversation.claude_assistant"

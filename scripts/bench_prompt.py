@@ -2,11 +2,11 @@
 
 One Home Assistant core (built as pytest-homeassistant-custom-component builds it), a home of
 40 exposed template entities in eight areas, two emulated Linn players on loopback, and the
-fake Messages API (tests/fake_anthropic). Core `anthropic` is added through its own config
+fake Messages API (testing/fake_anthropic). Core `anthropic` is added through its own config
 flow (the Assist API, its defaults) and reaches the fake through ANTHROPIC_BASE_URL; ours is
-an assistant entry with its default options. Every task (tests/promptcmp/tasks.py) runs
+an assistant entry with its default options. Every task (testing/promptcmp/tasks.py) runs
 through each agent with the same scripted model plan; the figures come from the requests the
-fake recorded (tests/promptcmp/metrics.py says how tokens and costs are estimated).
+fake recorded (testing/promptcmp/metrics.py says how tokens and costs are estimated).
 
 One run per model, both agents on that model (core anthropic reconfigured to it through its
 own flow, ours through its model option), each priced under that model only; `default` runs
@@ -32,16 +32,16 @@ from bench import machine
 from bench_hass import home_assistant
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic
-from tests.promptcmp.harness import (
+from testing.fake_anthropic import FakeAnthropic
+from testing.promptcmp.harness import (
     OURS,
     THEIRS,
     async_setup_comparison,
     async_unload_all,
 )
-from tests.promptcmp.home import OTHER_ENTITY_COUNT
-from tests.promptcmp.metrics import CACHE_FLOORS, PRICED_MODELS
-from tests.promptcmp.tasks import KITCHEN, LIVING, TASKS
+from testing.promptcmp.home import OTHER_ENTITY_COUNT
+from testing.promptcmp.metrics import CACHE_FLOORS, PRICED_MODELS
+from testing.promptcmp.tasks import KITCHEN, LIVING, TASKS
 
 API_KEY = "sk-ant-bench-prompt"
 GOAL = 0.5

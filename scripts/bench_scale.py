@@ -34,7 +34,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from bench_hass import async_setup_http, home_assistant  # noqa: PLC0415
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
 
-    from tests.ha.streamers import linn_entry  # noqa: PLC0415
+    from testing.ha.streamers import linn_entry  # noqa: PLC0415
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))

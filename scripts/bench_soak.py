@@ -1,6 +1,6 @@
 """The long fault soak: `scripts/bench --soak MINUTES [--json FILE] [--summary FILE]`.
 
-scripts/soak.py's rounds (random faults while HA actions and guarded tools run) for MINUTES,
+testing/soak.py's rounds (random faults while HA actions and guarded tools run) for MINUTES,
 in a real Home Assistant core built as pytest-homeassistant-custom-component builds it, with
 one emulated streamer on loopback. Fault detection is tuned as in the short soak (keepalive
 every 1 s of silence, 1 s action timeout, reconnect backoff capped at 1 s): with the
@@ -29,12 +29,12 @@ from typing import Any
 
 from bench import machine, percentile
 from bench_hass import async_setup_http, home_assistant
-from soak import BREAKING, Soak, SoakReport, SoakSettings, traced_bytes, traced_snapshot
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
-from tests.ha.assist_api import assist_with_unlimited_guard
-from tests.ha.streamers import async_setup_linn
+from testing.ha.assist_api import assist_with_unlimited_guard
+from testing.ha.streamers import async_setup_linn
+from testing.soak import BREAKING, Soak, SoakReport, SoakSettings, traced_bytes, traced_snapshot
 
 ACTION_TIMEOUT = 1.0
 AUDIT_RECORDS = 100

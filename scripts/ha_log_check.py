@@ -1,7 +1,7 @@
 """Check a Home Assistant log (its stdout and stderr) after the smoke test (scripts/test-newest).
 
 Fails (exit 1, printing the records) on:
-- a deprecation or usage report about the integration (tests/deprecations.py), from Home
+- a deprecation or usage report about the integration (testing/deprecations.py), from Home
   Assistant's log or from Python's warnings;
 - any ERROR or CRITICAL record, or a traceback, except the ones the build machine causes
   (MACHINE_ERRORS).
@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.deprecations import is_report_about_us
+from testing.deprecations import is_report_about_us
 
 _RECORD_START = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d+\S* (?P<level>[A-Z]+) ")
 _WARNING_LINE = re.compile(r"^\S+:\d+: \w*Warning: ")

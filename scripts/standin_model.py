@@ -7,7 +7,7 @@ volume questions, "too loud", thanks, yes and no) and answers with the same tool
 model would send. Its replies come from the tools' results (scripts/standin/words.py),
 never a fixed "Done."; anything it does not understand gets one short line with an
 example. It never speaks the guard's notes to the model ("Needs approval ..."). The HTTP
-side is the test suite's fake Messages API (tests/fake_anthropic), so the integration
+side is the test suite's fake Messages API (testing/fake_anthropic), so the integration
 talks to it exactly as to Anthropic.
 
     python -m scripts.standin_model --port 8124 --api-key local-standin
@@ -24,7 +24,7 @@ from typing import Any
 from scripts.standin.planning import plan_answer
 from scripts.standin.rules import asks_source, asks_volume, command
 from scripts.standin.words import Line, muted_note, players_in, say, state_word
-from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
+from testing.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, ToolUse
 
 MODEL_ID = "local-standin"
 HELP = say(Line.UNKNOWN, "en")

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 import custom_components  # noqa: F401
-from tests.deprecations import is_report_about_us
+from testing.deprecations import is_report_about_us
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,8 @@
 The packages' boundaries are checked at import time (ruff's TID251 rules check them
 statically): each package is imported, with every submodule, in a fresh interpreter, which then
 reports the modules it loaded that the package must not depend on. That no module imports a
-test module is checked in the source.
+test module, that the integration imports no test double and that no script or testing/ module
+imports tests/ are checked in the source.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def test_package_imports_nothing_it_must_not(package: str, path: Path, banned: s
     assert loaded_modules(package, path, banned) == []
 
 
-TEST_TREES = ("tests", "scripts", "esphome_configs")
+TEST_TREES = ("tests", "testing", "scripts", "esphome_configs")
 """Where tests, their helpers and the scripts that reuse them live."""
 
 
@@ -76,6 +77,45 @@ def _imports(path: Path) -> Iterator[tuple[int, list[str]]]:
             yield node.lineno, [module, *(f"{module}.{alias.name}" for alias in node.names)]
 
 
+def _python_files(top: str) -> Iterator[Path]:
+    """The Python files under a top-level directory, without hidden and node_modules trees."""
+    for path in sorted((ROOT / top).rglob("*.py")):
+        if not any(p.startswith(".") or p == "node_modules" for p in path.relative_to(ROOT).parts):
+            yield path
+
+
+def _imports_from(tops: tuple[str, ...], banned: set[str]) -> list[str]:
+    """Every import under the `tops` directories that reaches a `banned` top-level package."""
+    found = []
+    for top in tops:
+        for path in _python_files(top):
+            for line, names in _imports(path):
+                reached = [name for name in names if name.partition(".")[0] in banned]
+                if reached:
+                    found.append(f"{path.relative_to(ROOT)}:{line} imports {reached[0]}")
+    return found
+
+
+def test_integration_imports_no_test_double() -> None:
+    """The integration (what HACS ships) never imports the emulator, testing/ or a test.
+
+    Checked in the source, so an import inside a function counts too (ruff's TID251 in
+    custom_components/ruff.toml says the same while editing).
+    """
+    found = _imports_from(("custom_components",), {"linn_emulator", "testing", "tests"})
+    assert found == [], "\n".join(found)
+
+
+def test_scripts_and_testing_do_not_import_tests() -> None:
+    """Scripts and the shared test doubles import testing/, never a module under tests/.
+
+    What a script or a benchmark shares with the tests lives in testing/; tests/ holds tests,
+    their fixtures and helpers that only tests use (issue 21).
+    """
+    found = _imports_from(("scripts", "testing"), {"tests"})
+    assert found == [], "\n".join(found)
+
+
 def _names_a_test_module(dotted: str) -> bool:
     """Whether a part of the name is one pytest collects as a test module (its default
     python_files: test_*.py and *_test.py)."""
@@ -90,9 +130,7 @@ def test_no_module_imports_a_test_module() -> None:
     """
     found = []
     for top in TEST_TREES:
-        for path in sorted((ROOT / top).rglob("*.py")):
-            if any(p.startswith(".") or p == "node_modules" for p in path.relative_to(ROOT).parts):
-                continue
+        for path in _python_files(top):
             for line, names in _imports(path):
                 test_modules = [name for name in names if _names_a_test_module(name)]
                 if test_modules:

@@ -13,7 +13,7 @@ from typing import Any
 
 from custom_components.linn.guard.plan import MAX_WORDS_CHARS
 from custom_components.linn.guard.specs import TOOL_SPECS
-from tests.fake_anthropic import RecordedRequest, planned, planned_change
+from testing.fake_anthropic import RecordedRequest, planned, planned_change
 
 from .rules import asks_source, command
 

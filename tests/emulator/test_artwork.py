@@ -11,7 +11,7 @@ import zlib
 
 from linn_emulator import LinnEmulator
 from linn_emulator.artwork import ArtworkServer, cover_png, local_uri, serve_covers_from
-from tests.helpers import closed_port
+from testing.helpers import closed_port
 
 from .conftest import Client
 

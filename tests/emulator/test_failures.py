@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from linn_emulator import LinnEmulator, PlaybackState
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 from .conftest import Client
 

@@ -13,7 +13,7 @@ from custom_components.linn.lpec.codec import (
     parse_device_line,
 )
 from linn_emulator import LinnEmulator, PlaybackState
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 from .conftest import Client, Connect
 

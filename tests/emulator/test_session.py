@@ -9,7 +9,7 @@ import pytest
 
 from custom_components.linn.lpec.codec import Alive, Error, Response, parse_device_line
 from linn_emulator import OHNET, LinnEmulator, Quirk
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 from .conftest import Client, Connect
 

@@ -9,7 +9,7 @@ import anthropic
 import httpx
 import pytest
 
-from tests.fake_anthropic import (
+from testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     Reply,
@@ -18,7 +18,7 @@ from tests.fake_anthropic import (
     planned,
     planned_change,
 )
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 KEY = "sk-ant-fake"
 TOOL = {

@@ -8,7 +8,7 @@ from typing import Any
 import anthropic
 import pytest
 
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
 KEY = "sk-ant-fake"
 TOOL = {

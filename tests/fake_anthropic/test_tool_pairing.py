@@ -9,7 +9,7 @@ from typing import Any
 import anthropic
 import pytest
 
-from tests.fake_anthropic import FakeAnthropic, Reply
+from testing.fake_anthropic import FakeAnthropic, Reply
 
 KEY = "sk-ant-fake"
 ASK = {"role": "user", "content": "play in the kitchen"}

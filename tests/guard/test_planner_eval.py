@@ -154,7 +154,7 @@ async def test_the_live_path_sends_the_planning_request_and_records_what_it_answ
     """
     import json
 
-    from tests.fake_anthropic.server import FakeAnthropic
+    from testing.fake_anthropic.server import FakeAnthropic
 
     from .planner_eval import live_answers
 

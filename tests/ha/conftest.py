@@ -16,16 +16,12 @@ from syrupy.assertion import SnapshotAssertion
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from scripts.ha_requirements import closure, read_domain_list
+from testing.ha.assist_api import async_setup_llm
+from testing.ha.streamers import OTHER_UDN, UDN, async_setup_linn, linn_entry
 
-from .assist_api import async_setup_llm
 from .flow_translations import check_flow_translations  # noqa: F401 (autouse)
-from .streamers import async_setup_linn, linn_entry
 
 REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
-
-UDN = "4c494e4e-0050-c221-71e5-df000003013f"
-OTHER_UDN = "4c494e4e-0050-c221-71e5-df0000030999"
-ENTITY_ID = "media_player.living_room"
 
 
 @pytest.hookimpl(wrapper=True)

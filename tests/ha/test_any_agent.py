@@ -21,10 +21,10 @@ from custom_components.linn.agent.const import DEFAULT_OPTIONS
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.core_agent import core_claude_agent
 
 from .assistant.conftest import API_KEY as OUR_KEY, assistant_entry
-from .core_agent import core_claude_agent
 
 API_KEY = "sk-ant-core-test"
 PLAYER = "Living Room"

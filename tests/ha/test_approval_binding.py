@@ -10,10 +10,9 @@ import pytest
 
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call
-from .conftest import ENTITY_ID
+from testing.ha.assist_api import PLAYER, assist, call
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("llm_ready")
 

@@ -32,10 +32,9 @@ from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome, args_hash
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call
-from .conftest import ENTITY_ID
+from testing.ha.assist_api import PLAYER, assist, call
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 PENDING_SENSOR = "sensor.living_room_pending_approvals"
 CALLS_SENSOR = "sensor.living_room_assistant_tool_calls_today"

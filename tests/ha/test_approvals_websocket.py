@@ -19,8 +19,7 @@ from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-
-from .assist_api import PLAYER, assist, call
+from testing.ha.assist_api import PLAYER, assist, call
 
 type Client = Any
 

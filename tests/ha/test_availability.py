@@ -17,9 +17,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 
 @pytest.fixture(autouse=True)

@@ -24,9 +24,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn import config_flow
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-from tests.helpers import closed_port, wait_for
-
-from .conftest import OTHER_UDN, UDN
+from testing.ha.streamers import OTHER_UDN, UDN
+from testing.helpers import closed_port, wait_for
 
 
 async def start_streamer_flow(hass: HomeAssistant) -> ConfigFlowResult:

@@ -8,8 +8,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-
-from .conftest import UDN
+from testing.ha.streamers import UDN
 
 
 def _device(hass: HomeAssistant, entry: MockConfigEntry) -> dr.DeviceEntry:

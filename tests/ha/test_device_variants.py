@@ -22,9 +22,8 @@ import pytest
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from linn_emulator import LinnEmulator, PlaybackState
-from tests.helpers import wait_for
-
-from .streamers import async_setup_linn
+from testing.ha.streamers import async_setup_linn
+from testing.helpers import wait_for
 
 ENTITY = "media_player.study"
 # An older DS: no source-independent Transport, no pins, no radio, no Songcast.

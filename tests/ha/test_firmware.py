@@ -25,9 +25,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 import custom_components.linn as linn_init
 from linn_emulator import OHNET, LinnEmulator, PlaybackState
 from linn_emulator.didl import icy_didl
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID, UDN
+from testing.ha.streamers import ENTITY_ID, UDN
+from testing.helpers import wait_for
 
 
 @pytest.fixture(autouse=True)

@@ -28,11 +28,9 @@ import pytest
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist
-from .conftest import ENTITY_ID, UDN
-from .streamers import async_setup_linn
+from testing.ha.assist_api import PLAYER, assist
+from testing.ha.streamers import ENTITY_ID, UDN, async_setup_linn
+from testing.helpers import wait_for
 
 STATION = "Miles Davis & John Coltrane - 'So What'"
 

@@ -14,9 +14,8 @@ from homeassistant.exceptions import ServiceValidationError
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID, OTHER_UDN
+from testing.ha.streamers import ENTITY_ID, OTHER_UDN
+from testing.helpers import wait_for
 
 KITCHEN = "media_player.kitchen"
 

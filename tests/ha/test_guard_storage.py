@@ -31,9 +31,8 @@ from custom_components.linn.guard.ha_adapter import (
 )
 from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, async_setup_llm, call
+from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
+from testing.helpers import wait_for
 
 
 async def test_diagnostics_hold_the_audit_log_redacted(

@@ -19,11 +19,10 @@ from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_tools import TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call, call_tool
-from .conftest import ENTITY_ID
-from .injected_titles import INJECTIONS, show_title
+from testing.ha.assist_api import PLAYER, assist, call, call_tool
+from testing.ha.injected_titles import INJECTIONS, show_title
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("llm_ready")
 

@@ -10,10 +10,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-from tests.helpers import closed_port, wait_for
-
-from .conftest import ENTITY_ID, OTHER_UDN, UDN
-from .streamers import linn_entry
+from testing.ha.streamers import ENTITY_ID, OTHER_UDN, UDN, linn_entry
+from testing.helpers import closed_port, wait_for
 
 
 async def test_setup_creates_device_and_unload_closes_session(

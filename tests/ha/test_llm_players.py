@@ -10,9 +10,8 @@ import pytest
 
 from custom_components.linn.llm_players import async_players
 from linn_emulator import LinnEmulator
-
-from .assist_api import assist, call
-from .conftest import ENTITY_ID, OTHER_UDN
+from testing.ha.assist_api import assist, call
+from testing.ha.streamers import ENTITY_ID, OTHER_UDN
 
 KITCHEN_ID = "media_player.kitchen"
 

@@ -9,8 +9,7 @@ from homeassistant.helpers import llm
 import pytest
 
 from linn_emulator import LinnEmulator
-
-from .assist_api import assist, async_setup_llm
+from testing.ha.assist_api import assist, async_setup_llm
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

@@ -19,8 +19,7 @@ import pytest
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from linn_emulator import LinnEmulator
-
-from .conftest import ENTITY_ID
+from testing.ha.streamers import ENTITY_ID
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

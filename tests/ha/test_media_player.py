@@ -44,9 +44,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator, PlaybackState
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

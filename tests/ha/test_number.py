@@ -22,10 +22,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 import custom_components.linn as linn_init
 from custom_components.linn.number import LinnVolumeLimit
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID
-from .streamers import async_setup_linn
+from testing.ha.streamers import ENTITY_ID, async_setup_linn
+from testing.helpers import wait_for
 
 LIMIT = "number.living_room_volume_limit"
 

@@ -35,9 +35,8 @@ from homeassistant.setup import async_setup_component
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID, UDN
+from testing.ha.streamers import ENTITY_ID, UDN
+from testing.helpers import wait_for
 
 OPENHOME = "openhome"
 

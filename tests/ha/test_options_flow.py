@@ -11,8 +11,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 
 from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
-
-from .assist_api import PLAYER, assist, async_setup_llm, call
+from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 
 
 def _input(**changes: Any) -> dict[str, Any]:

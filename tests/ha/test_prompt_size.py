@@ -19,18 +19,17 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic
-from tests.promptcmp.harness import (
+from testing.fake_anthropic import FakeAnthropic
+from testing.ha.streamers import OTHER_UDN
+from testing.promptcmp.harness import (
     OURS,
     THEIRS,
     Comparison,
     async_setup_comparison,
     async_unload_all,
 )
-from tests.promptcmp.home import OTHER_ENTITY_COUNT
-from tests.promptcmp.tasks import KITCHEN, LIVING, SMALL, TASKS
-
-from .conftest import OTHER_UDN
+from testing.promptcmp.home import OTHER_ENTITY_COUNT
+from testing.promptcmp.tasks import KITCHEN, LIVING, SMALL, TASKS
 
 API_KEY = "sk-ant-promptcmp"
 GOAL = 0.5

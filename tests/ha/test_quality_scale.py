@@ -18,8 +18,7 @@ from custom_components.linn.const import DOMAIN
 from custom_components.linn.entity import LinnEntity
 from custom_components.linn.guard_sensors import GuardSensor
 from custom_components.linn.lpec import LinnDevice
-
-from .conftest import UDN
+from testing.ha.streamers import UDN
 
 LINN = Path(__file__).parent.parent.parent / "custom_components" / "linn"
 

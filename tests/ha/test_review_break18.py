@@ -26,8 +26,7 @@ from custom_components.linn.guard.ha_adapter import (
 )
 from custom_components.linn.guard.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
-
-from .assist_api import PLAYER, assist, async_setup_llm, call
+from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 
 LIMIT = "number.living_room_volume_limit"
 

@@ -6,7 +6,7 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("loaded_entry")
 

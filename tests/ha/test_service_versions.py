@@ -28,10 +28,8 @@ from custom_components.linn.const import CONF_SERVICE_VERSIONS, DOMAIN
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
 from custom_components.linn.service_versions import declared_versions
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID, UDN
-from .streamers import linn_entry
+from testing.ha.streamers import ENTITY_ID, UDN, linn_entry
+from testing.helpers import wait_for
 
 
 async def discovery(hass: HomeAssistant, emu: LinnEmulator) -> SsdpServiceInfo:

@@ -15,9 +15,8 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from syrupy.assertion import SnapshotAssertion
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import ENTITY_ID
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 # change with time or per run
 VOLATILE = {"media_position_updated_at", "entity_picture"}

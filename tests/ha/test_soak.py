@@ -1,4 +1,4 @@
-"""The short fault soak (bounded, about 15-30 s): scripts/soak.py's rounds in a real HA.
+"""The short fault soak (bounded, about 15-30 s): testing/soak.py's rounds in a real HA.
 
 Random emulator faults (dropped connections, half-open sockets, malformed and oversized
 lines, slow responses, reboots, session-limit refusals, and as Linn firmware does them: BYEBYE
@@ -26,11 +26,10 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
-from scripts.soak import BREAKING, FAULTS, Soak, SoakSettings
-from tests.helpers import wait_for
-
-from .assist_api import assist_with_unlimited_guard
-from .conftest import ENTITY_ID
+from testing.ha.assist_api import assist_with_unlimited_guard
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
+from testing.soak import BREAKING, FAULTS, Soak, SoakSettings
 
 ACTION_TIMEOUT = 0.5
 ROUNDS = 2 * len(FAULTS)  # every fault twice

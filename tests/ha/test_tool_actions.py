@@ -12,10 +12,9 @@ import pytest
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator, PlaybackState
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call, call_tool
-from .conftest import ENTITY_ID
+from testing.ha.assist_api import PLAYER, assist, call, call_tool
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 KITCHEN_ID = "media_player.kitchen"
 

@@ -21,9 +21,8 @@ from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
 from custom_components.linn.play_queue import QUEUE_SEARCH_TRACKS
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call
+from testing.ha.assist_api import PLAYER, assist, call
+from testing.helpers import wait_for
 
 pytestmark = pytest.mark.usefixtures("llm_ready")
 

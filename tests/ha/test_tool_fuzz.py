@@ -23,10 +23,9 @@ from custom_components.linn.guard import Caller
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller
 from custom_components.linn.llm_tools import MSG_SOURCE
 from linn_emulator import LinnEmulator
+from testing.ha.assist_api import assist_with_unlimited_guard
+from testing.ha.streamers import OTHER_UDN, UDN, async_setup_linn
 
-from .assist_api import assist_with_unlimited_guard
-from .conftest import OTHER_UDN, UDN
-from .streamers import async_setup_linn
 from .tool_arguments import (
     FIELDS,
     PlayerFacts,

@@ -24,10 +24,9 @@ from custom_components.linn.llm_players import async_players
 from custom_components.linn.llm_schemas import MAX_SCHEMAS, schema_for_players, tool_schema
 from custom_components.linn.llm_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFacts
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER, assist, call
-from .conftest import ENTITY_ID
+from testing.ha.assist_api import PLAYER, assist, call
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
 LIMIT_ENTITY = "number.living_room_volume_limit"
 

@@ -19,10 +19,9 @@ from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .assist_api import PLAYER
-from .injected_titles import INJECTIONS, show_title
+from testing.ha.assist_api import PLAYER
+from testing.ha.injected_titles import INJECTIONS, show_title
+from testing.helpers import wait_for
 
 AGENT = "conversation.scripted"
 

@@ -17,9 +17,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
-
-from .conftest import UDN
+from testing.ha.streamers import UDN
+from testing.helpers import wait_for
 
 ENTITY = "update.living_room_firmware"
 pytestmark = pytest.mark.usefixtures("loaded_entry")

@@ -17,7 +17,7 @@ from custom_components.linn.lpec.codec import Event, Response, format_action
 from custom_components.linn.lpec.connection import CommandNotSentError, LpecConnection
 from custom_components.linn.lpec.framing import MAX_MESSAGE_BYTES
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer
 
 

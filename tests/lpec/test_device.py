@@ -18,7 +18,7 @@ from custom_components.linn.lpec import (
 )
 from linn_emulator import LinnEmulator
 from linn_emulator.wire import event_line, response_line, subscribed_line
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, ScriptedPeer
 
 

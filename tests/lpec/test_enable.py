@@ -15,7 +15,7 @@ import pytest
 from custom_components.linn.lpec import LinnDevice, LpecTimeoutError
 from linn_emulator import LinnEmulator
 from linn_emulator.quirks import OHNET, Quirk
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST
 
 RECOVERY_BOUND = 5.0

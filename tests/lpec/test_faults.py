@@ -15,7 +15,7 @@ from custom_components.linn.lpec import (
     Service,
 )
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 

@@ -15,7 +15,7 @@ import pytest
 from custom_components.linn.lpec import LinnDevice, LpecDeviceError, LpecError
 from custom_components.linn.lpec.capabilities import PlaybackState
 from linn_emulator import DOCUMENTED, OHNET, LinnEmulator, PlaybackState as EmulatedState, Quirk
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 

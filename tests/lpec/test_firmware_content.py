@@ -19,7 +19,7 @@ from custom_components.linn.lpec import (
 from custom_components.linn.lpec.reducers import apply_event
 from linn_emulator import LinnEmulator
 from linn_emulator.quirks import DOCUMENTED
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST
 
 STATION = "Miles Davis & John Coltrane - 'So What'"

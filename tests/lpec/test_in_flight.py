@@ -17,7 +17,7 @@ import pytest
 
 from custom_components.linn.lpec import LinnDevice, LpecOutcomeUnknownError
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, assert_no_lpec_tasks
 
 

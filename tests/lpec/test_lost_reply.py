@@ -13,7 +13,7 @@ import pytest
 
 from custom_components.linn.lpec import LinnDevice, LpecSession, LpecTimeoutError, Service
 from custom_components.linn.lpec.codec import Event
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, ScriptedPeer, assert_no_lpec_tasks
 
 LOST = "ACTION Ds/Volume 1 SetVolume"

@@ -8,7 +8,7 @@ from custom_components.linn.lpec import LinnDevice, LpecInvalidArgumentError
 from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 
 async def test_read_playlist_in_requests_of_bounded_size(

@@ -19,7 +19,7 @@ from custom_components.linn.lpec import (
 )
 from custom_components.linn.lpec.codec import Event
 from linn_emulator import LinnEmulator
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, PEER_UDN, ScriptedPeer, assert_no_lpec_tasks
 
 PRODUCT_STATE = 'SUBSCRIBE 1\r\nEVENT 1 0 ProductRoom "Den" Standby "false"\r\n'

@@ -8,7 +8,7 @@ from custom_components.linn.lpec import LinnDevice
 from custom_components.linn.lpec.services import Service
 from linn_emulator import LinnEmulator
 from linn_emulator.didl import icy_didl
-from tests.helpers import wait_for
+from testing.helpers import wait_for
 
 
 async def _show_title(emu: LinnEmulator, device: LinnDevice, title: str) -> None:

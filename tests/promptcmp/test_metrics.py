@@ -15,8 +15,8 @@ import pytest
 
 from custom_components.linn.agent.caching import min_cacheable_tokens
 from custom_components.linn.agent.usage import Usage
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.promptcmp.metrics import CACHE_FLOORS, PRICED_MODELS, cost, run_metrics
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.promptcmp.metrics import CACHE_FLOORS, PRICED_MODELS, cost, run_metrics
 
 KEY = "sk-ant-metrics"
 MODEL = "claude-haiku-4-5"

@@ -16,7 +16,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
-from tests.fake_anthropic import FakeAnthropic
+from testing.fake_anthropic import FakeAnthropic
 
 API_KEY = "sk-ant-test"
 AGENT = "conversation.claude_assistant"

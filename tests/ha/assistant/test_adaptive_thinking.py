@@ -12,8 +12,8 @@ import pytest
 
 from custom_components.linn.agent.const import CONF_MODEL, DEFAULT_OPTIONS
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse, speech
 

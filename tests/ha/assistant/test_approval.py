@@ -12,8 +12,8 @@ from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse, speech
 

@@ -13,10 +13,10 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import AGENT, PLAYER, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")

@@ -27,8 +27,8 @@ from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, STORAGE_KEY, STORAGE_VERSION
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse, speech
 

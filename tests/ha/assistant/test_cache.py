@@ -15,7 +15,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
 from .conftest import PLAYER, converse
 

@@ -18,7 +18,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_MODEL, CONF_THINKING_EFFORT, DEFAULT_OPTIONS
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
 from scripts.standin_model import HELP, MODEL_ID, respond
-from tests.fake_anthropic import FakeAnthropic, Reply
+from testing.fake_anthropic import FakeAnthropic, Reply
 
 from .conftest import AGENT, API_KEY, assistant_entry, converse, speech
 

@@ -29,8 +29,8 @@ from custom_components.linn.agent.const import (
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.const import DOMAIN
-from tests.fake_anthropic import FakeAnthropic, Reply
-from tests.helpers import closed_port
+from testing.fake_anthropic import FakeAnthropic, Reply
+from testing.helpers import closed_port
 
 from .conftest import API_KEY, converse, speech
 

@@ -27,8 +27,8 @@ from custom_components.linn.agent.const import CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.agent.usage import PRICES, PRICES_DATED, Usage
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse
 

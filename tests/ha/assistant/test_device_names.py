@@ -9,10 +9,10 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")

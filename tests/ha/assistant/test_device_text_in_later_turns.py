@@ -9,9 +9,9 @@ import pytest
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned
+from testing.ha.injected_titles import show_title
 
-from ..injected_titles import show_title
 from .conftest import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")

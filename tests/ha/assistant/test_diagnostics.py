@@ -21,7 +21,7 @@ from custom_components.linn.guard import OTHER_API_TOOLS
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
 from .conftest import AGENT, API_KEY, converse
 

@@ -18,7 +18,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL
-from tests.fake_anthropic import FakeAnthropic, Reply
+from testing.fake_anthropic import FakeAnthropic, Reply
 
 from .conftest import converse, speech
 
@@ -45,7 +45,7 @@ async def test_a_model_call_does_no_blocking_io_in_the_event_loop(
     fake.script(Reply("Hello."))
     result = await converse(hass, "hello", hass_admin_user)
     assert speech(result) == "Hello."
-    # The reports themselves fail the test (tests/conftest.py, tests/deprecations.py).
+    # The reports themselves fail the test (tests/conftest.py, testing/deprecations.py).
 
 
 @pytest.mark.usefixtures("loop_protection")
@@ -74,4 +74,4 @@ async def test_setup_reconfigure_and_options_build_clients_off_the_loop(
         result["flow_id"], {"next_step_id": "assistant"}
     )
     assert result["step_id"] == "assistant"
-    # The reports themselves fail the test (tests/conftest.py, tests/deprecations.py).
+    # The reports themselves fail the test (tests/conftest.py, testing/deprecations.py).

@@ -12,7 +12,7 @@ from homeassistant.helpers.httpx_client import get_async_client
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.client import SHARES_HTTP_CLIENT, async_create_client
-from tests.fake_anthropic import FakeAnthropic
+from testing.fake_anthropic import FakeAnthropic
 
 
 async def test_the_assistant_uses_home_assistants_shared_http_client(

@@ -22,10 +22,10 @@ from custom_components.linn.agent.prompt import SYSTEM_PROMPT
 from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import AGENT, PLAYER, converse, speech
 
 LIMITED = "The assistant is in limited mode right now."

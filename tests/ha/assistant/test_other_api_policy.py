@@ -23,10 +23,10 @@ from custom_components.linn.guard.engine import MSG_NOT_ASKED_CONVERSATION
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import PLAYER, converse, speech
 
 SET_VOLUME = "media_player__HassSetVolume"

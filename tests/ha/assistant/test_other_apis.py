@@ -16,10 +16,10 @@ from custom_components.linn.agent.prompt import API_CONTEXT_PROMPT, SYSTEM_PROMP
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import PLAYER, converse
 
 pytestmark = [

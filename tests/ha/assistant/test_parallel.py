@@ -13,8 +13,8 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse
 

@@ -26,7 +26,7 @@ from custom_components.linn.agent.planner import PLAN_TOOL
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import (
+from testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     PlanAnswer,
@@ -36,9 +36,9 @@ from tests.fake_anthropic import (
     planned,
     planned_change,
 )
-from tests.helpers import wait_for
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")

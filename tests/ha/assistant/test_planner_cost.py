@@ -23,10 +23,10 @@ from custom_components.linn.agent.const import CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.agent.planner import PLANNING_PROMPT
 from custom_components.linn.agent.usage import Usage
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
-from tests.fake_anthropic.cache_floors import min_cacheable_tokens
-from tests.fake_anthropic.server import prompt_tokens
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.fake_anthropic.cache_floors import min_cacheable_tokens
+from testing.fake_anthropic.server import prompt_tokens
+from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse
 

@@ -27,8 +27,8 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.helpers import wait_for
 
 from .conftest import AGENT, PLAYER, assistant_entry, converse, speech
 

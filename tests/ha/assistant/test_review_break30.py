@@ -35,10 +35,10 @@ from custom_components.linn.guard.engine import NOTE_CONFIRMED
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.core_agent import core_claude_agent
+from testing.ha.injected_titles import show_title
 
-from ..core_agent import core_claude_agent
-from ..injected_titles import show_title
 from .conftest import AGENT, converse, speech
 
 CORE_KEY = "sk-ant-core-test"

@@ -63,12 +63,11 @@ from custom_components.linn.agent.client import SHARES_HTTP_CLIENT
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.core_agent import core_claude_agent
+from testing.ha.injected_titles import show_title
+from testing.ha.streamers import OTHER_UDN, async_setup_linn
 
-from ..conftest import OTHER_UDN
-from ..core_agent import core_claude_agent
-from ..injected_titles import show_title
-from ..streamers import async_setup_linn
 from .conftest import converse
 
 SPEAKERS = "Living Room Speakers"

@@ -53,9 +53,8 @@ import pytest
 
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, planned, planned_change
-
-from ..injected_titles import show_title
+from testing.fake_anthropic import FakeAnthropic, planned, planned_change
+from testing.ha.injected_titles import show_title
 
 PLAYER = "Living Room"
 

@@ -21,10 +21,10 @@ from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import ApiError, FakeAnthropic, planned, planned_change
-from tests.helpers import wait_for
+from testing.fake_anthropic import ApiError, FakeAnthropic, planned, planned_change
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import AGENT, converse, speech
 
 

@@ -11,8 +11,8 @@ from pytest_homeassistant_custom_component.common import MockUser
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
 from scripts.standin_model import ASKED_ADMIN, HELP, plan_answer, respond
-from tests.fake_anthropic import FakeAnthropic
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic
+from testing.helpers import wait_for
 
 from .conftest import converse, speech
 

@@ -22,8 +22,8 @@ from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import EmulatedDeviceState, PlaybackState
 from scripts.standin_model import plan_answer, respond
-from tests.fake_anthropic import FakeAnthropic
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic
+from testing.helpers import wait_for
 
 from .conftest import converse, speech
 

@@ -30,11 +30,11 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.agent.history import ConversationStore
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.fake_anthropic.plans import RecordedRequest
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic.plans import RecordedRequest
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .conftest import AGENT, API_KEY, PLAYER, assistant_entry, converse, speech
 
 THINKING = "claude-haiku-5-5"

@@ -23,9 +23,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 from custom_components.linn.agent.const import CONF_INSTRUCTIONS, CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.agent.history import ConversationStore
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from tests.fake_anthropic.plans import RecordedRequest
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic.plans import RecordedRequest
+from testing.helpers import wait_for
 
 from .conftest import AGENT, PLAYER, assistant_entry, converse, speech
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tests.fake_anthropic import ApiError, Reply, Stall, Step, ToolUse, planned_change
+from testing.fake_anthropic import ApiError, Reply, Stall, Step, ToolUse, planned_change
 
 LIVING = "Living Room"
 KITCHEN = "Kitchen"

@@ -13,9 +13,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from linn_emulator import LinnEmulator
+from testing.ha.streamers import OTHER_UDN, async_setup_linn
 
-from ..conftest import OTHER_UDN
-from ..streamers import async_setup_linn
 from .case import KITCHEN, LIVING
 from .harness import ENTITIES, World
 from .results import write_if_asked

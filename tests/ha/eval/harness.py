@@ -33,9 +33,9 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
-from tests.fake_anthropic import FakeAnthropic, planned
-from tests.fake_anthropic.plans import is_planning
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic, planned
+from testing.fake_anthropic.plans import is_planning
+from testing.helpers import wait_for
 
 from .case import KITCHEN, LIVING, Call, Caller, Case, Fault, Turn
 

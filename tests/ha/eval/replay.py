@@ -7,7 +7,7 @@ server (a base URL override) and exercise that code path with no API key.
 
 from __future__ import annotations
 
-from tests.fake_anthropic import ApiError, RecordedRequest, Step
+from testing.fake_anthropic import ApiError, RecordedRequest, Step
 
 from .case import Case
 

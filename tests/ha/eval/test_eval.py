@@ -17,7 +17,7 @@ import pytest
 
 from custom_components.linn.agent.const import DEFAULT_MODEL
 from custom_components.linn.guard import AuditRecord, Outcome
-from tests.fake_anthropic import FakeAnthropic
+from testing.fake_anthropic import FakeAnthropic
 
 from .case import LIVING, Case, Expect, call, read, says, use
 from .cases import ALL_CASES

@@ -13,7 +13,7 @@ from enum import StrEnum
 import itertools
 from typing import Any
 
-from tests.fake_anthropic import planned, planned_change
+from testing.fake_anthropic import planned, planned_change
 
 PLAYER = "Living Room"
 HOUSEHOLD_MEMBER = "Anna"

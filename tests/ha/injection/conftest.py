@@ -20,7 +20,7 @@ from custom_components.linn.agent.const import (
 )
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
-from tests.fake_anthropic import FakeAnthropic
+from testing.fake_anthropic import FakeAnthropic
 
 from .runner import AGENT, Home
 from .world import async_setup_home

@@ -17,7 +17,7 @@ import re
 from typing import Any
 import unicodedata
 
-from tests.fake_anthropic import RecordedRequest, Reply, ToolUse
+from testing.fake_anthropic import RecordedRequest, Reply, ToolUse
 
 from .cases import CANARY, INSTRUCTION, PLAY_ITEM, PLAYER, Goal, Task
 

@@ -28,10 +28,10 @@ from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.service_gate import GATE_RECORDS
 from linn_emulator import LinnEmulator
 from linn_emulator.panel import Panel
-from tests.fake_anthropic import FakeAnthropic
-from tests.helpers import wait_for
+from testing.fake_anthropic import FakeAnthropic
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .cases import (
     CANARY,
     HOUSEHOLD_MEMBER,

@@ -19,10 +19,10 @@ from homeassistant.helpers import entity_registry as er
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from tests.fake_anthropic import RecordedRequest
-from tests.helpers import wait_for
+from testing.fake_anthropic import RecordedRequest
+from testing.ha.streamers import ENTITY_ID
+from testing.helpers import wait_for
 
-from ..conftest import ENTITY_ID
 from .cases import INSTRUCTION, UTTERANCE, Goal, Task
 from .models import ObedientModel, SchemaReadingModel
 from .runner import AGENT, PLANT_SECONDS, Home

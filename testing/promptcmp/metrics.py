@@ -4,7 +4,7 @@ Both agents are measured the same way, from the bytes they sent:
 
 - request bytes: the HTTP body as sent (JSON, as the SDK serialised it);
 - input tokens: estimated at four characters per token of the prompt's canonical JSON
-  (tools, system and messages; `estimate_tokens` in tests/fake_anthropic, the estimate the
+  (tools, system and messages; `estimate_tokens` in testing/fake_anthropic, the estimate the
   fake reports as usage). No tokenizer for current Claude models is published for offline
   use, so this is an estimate, the same for both agents;
 - cacheable tokens: the prefix up to the last `cache_control` breakpoint (tools, system,
@@ -34,7 +34,7 @@ import json
 from typing import Any, Final
 
 from custom_components.linn.agent.usage import Usage
-from tests.fake_anthropic import (
+from testing.fake_anthropic import (
     RecordedRequest,
     cache_prefixes,
     estimate_tokens,
@@ -42,14 +42,14 @@ from tests.fake_anthropic import (
     prompt_tokens,
     simulate_cache,
 )
-from tests.fake_anthropic.cache_floors import min_cacheable_tokens
+from testing.fake_anthropic.cache_floors import min_cacheable_tokens
 
 PROMPT_PARTS: Final = ("tools", "system", "messages")
 PRICED_MODELS: Final = ("claude-haiku-5-5", "claude-haiku-4-5", "claude-sonnet-4-5")
 """The models the comparison runs both agents with (each run priced under its own model)."""
 CACHE_FLOORS: Final = {model: min_cacheable_tokens(model) for model in PRICED_MODELS}
 """Minimum cacheable prompt lengths (tokens): the fake's own table
-(tests/fake_anthropic/cache_floors.py; Haiku 5.5 512, Haiku 4.5 4,096, Sonnet 4.5 1,024)."""
+(testing/fake_anthropic/cache_floors.py; Haiku 5.5 512, Haiku 4.5 4,096, Sonnet 4.5 1,024)."""
 PARAMETERS: Final = ("model", "max_tokens", "thinking", "output_config", "temperature")
 """Request parameters recorded as sent (what decides whether and how the model thinks)."""
 THINKING_TYPES: Final = ("thinking", "redacted_thinking")
@@ -133,7 +133,8 @@ def run_model(calls: Sequence[tuple[RecordedRequest, dict[str, int]]]) -> str:
 
 def cost(calls: Sequence[tuple[RecordedRequest, dict[str, int]]], *, warm: bool) -> float:
     """US dollars for the calls of one run, under the model they were sent to, with a cold
-    or warm prompt cache."""
+    or warm prompt cache.
+    """
     if not calls:
         return 0.0
     model = run_model(calls)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from linn_emulator import LinnEmulator
 from linn_emulator.model import PlaybackState, Track
-from tests.fake_anthropic import Reply, ToolUse
+from testing.fake_anthropic import Reply, ToolUse
 
 LIVING = "Living Room"
 KITCHEN = "Kitchen"

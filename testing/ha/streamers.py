@@ -1,6 +1,6 @@
 """Config entries for streamers on loopback, as the config flow creates them.
 
-Helpers for the tests and the benchmarks in scripts/ (no test module imports another).
+Helpers for the tests and the benchmarks in scripts/ (testing/: no fixtures, no test imported).
 """
 
 from __future__ import annotations
@@ -12,6 +12,13 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.const import DOMAIN
+
+UDN = "4c494e4e-0050-c221-71e5-df000003013f"
+"""The emulated Living Room streamer of the tests."""
+OTHER_UDN = "4c494e4e-0050-c221-71e5-df0000030999"
+"""The emulated Kitchen streamer of the tests."""
+ENTITY_ID = "media_player.living_room"
+"""The Living Room streamer's media player."""
 
 
 def linn_entry(udn: str, port: int, title: str | None = None) -> MockConfigEntry:

@@ -50,8 +50,8 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.const import DOMAIN
 from linn_emulator import LinnEmulator
 from linn_emulator.model import PlaybackState
-from tests.fake_anthropic import FakeAnthropic
-from tests.ha.streamers import async_setup_linn
+from testing.fake_anthropic import FakeAnthropic
+from testing.ha.streamers import async_setup_linn
 
 from .home import area_id, async_setup_home
 from .metrics import run_metrics, tool_errors
@@ -203,7 +203,8 @@ async def async_setup_comparison(
 
 async def _async_add_core_agent(hass: HomeAssistant, api_key: str, model: str | None) -> str:
     """Core anthropic through its own config flow, with the defaults it offers (and `model`
-    chosen in its conversation agent's reconfigure flow)."""
+    chosen in its conversation agent's reconfigure flow).
+    """
     result = await hass.config_entries.flow.async_init("anthropic", context={"source": "user"})
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_API_KEY: api_key}
@@ -224,7 +225,8 @@ async def _async_add_core_agent(hass: HomeAssistant, api_key: str, model: str | 
 async def _async_choose_core_model(hass: HomeAssistant, entry_id: str, model: str) -> None:
     """Reconfigure core anthropic's conversation agent to `model`, as a user would: the
     recommended settings off (the prompt and the Assist API kept), the model, and the model
-    step's defaults."""
+    step's defaults.
+    """
     entry = hass.config_entries.async_get_entry(entry_id)
     assert entry is not None
     subentry = next(s for s in entry.subentries.values() if s.subentry_type == "conversation")
@@ -251,7 +253,8 @@ async def _async_add_our_agent(
     hass: HomeAssistant, fake: FakeAnthropic, api_key: str, title: str, options: dict[str, Any]
 ) -> str:
     """The Linn assistant entry as its config flow creates it: its default options (so a
-    change of a default is measured), with `options` on top."""
+    change of a default is measured), with `options` on top.
+    """
     entry = MockConfigEntry(
         domain=DOMAIN,
         title=title,

@@ -13,7 +13,8 @@ def canonical(value: Any) -> str:
 
 def without_cache_control(value: Any, *, drop_nulls: bool = False) -> Any:
     """The value without `cache_control` keys (and null fields with drop_nulls: a client's
-    SDK may send its defaults as null)."""
+    SDK may send its defaults as null).
+    """
     if isinstance(value, dict):
         return {
             k: without_cache_control(v, drop_nulls=drop_nulls)

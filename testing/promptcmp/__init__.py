@@ -1,0 +1,1 @@
+"""Prompt size and cost: Home Assistant's own Claude agent against ours, on the same home."""
