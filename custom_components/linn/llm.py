@@ -8,6 +8,7 @@ risk, rate limits, idempotency, breakers, timeouts and the audit log.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, override
 
 from homeassistant.components.llm import LLMTools
@@ -226,6 +227,8 @@ UNTIED_LLM_CONTEXTS: HassKey[dict[str, tuple[str | None, float]]] = HassKey(
     f"{DOMAIN}_untied_llm_contexts"
 )
 """The contexts (by id) of Assist API instances built outside a chat log, with their user."""
+API_CONTEXT: ContextVar[Context | None] = ContextVar("linn_api_context", default=None)
+"""The context of the Assist API instance last built in this task, if any."""
 
 
 @callback
@@ -237,7 +240,13 @@ def remember_untied_llm_context(hass: HomeAssistant, llm_context: llm.LLMContext
     inside a chat log (any conversation agent, AI tasks), the chat log tells it already.
     """
     context = llm_context.context
-    if context is None or _in_chat_log():
+    if context is None:
+        return
+    # the rest of this task (an agent or the MCP server builds the instance, then calls its
+    # tools in the same task) knows it: an intent that calls a player's method directly
+    # passes no context on
+    API_CONTEXT.set(context)
+    if _in_chat_log():
         return
     contexts = hass.data.setdefault(UNTIED_LLM_CONTEXTS, {})
     now = hass_clock().timestamp()

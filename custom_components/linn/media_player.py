@@ -40,7 +40,7 @@ from .grouping import (
 from .lpec import Capability, LinnDevice, PlaybackState, Service
 from .lpec.model import DeviceState
 from .media_browser import async_browse, async_search
-from .service_gate import gated, member_names
+from .service_gate import ServiceCallContext, gated, member_names
 
 _LOGGER = logging.getLogger(__name__)
 CLAMP_QUIET = 5.0
@@ -105,7 +105,7 @@ async def async_setup_entry(
     async_add_entities([LinnMediaPlayer(entry.runtime_data)])
 
 
-class LinnMediaPlayer(LinnEntity, MediaPlayerEntity):
+class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
     """A Linn streamer: state, sources, volume, now playing, browsing, grouping."""
 
     _attr_name = None

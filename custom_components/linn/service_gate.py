@@ -19,6 +19,15 @@ it is decided the same way, as a call of its user with no conversation (the read
 after device text holds). Any other call without a chat log (the UI, automations, scripts)
 keeps Home Assistant's own permissions only, as before.
 
+Home Assistant's code may also call a player's methods directly, with no service call
+(HassSetVolumeRelative calls `async_volume_up()`): the entity's context is then another
+call's (the last service call's, or none), never this caller's. The gate takes a context
+only from a service call that set it for the code now running (ServiceCallContext); for a direct
+call it takes the conversation's LLM API's context (the agent's user) or the MCP client's
+(llm.API_CONTEXT), and without either it decides as for a caller with no user (reads
+only: Home Assistant's default agent's HassSetVolumeRelative, which has no LLM API). A
+direct call is always decided by the gate.
+
 Our own `linn__*` tools never reach these handlers (they call the device directly); a
 change the gate has let through marks its own execution (GATED), so a handler that calls
 another (play_media of a source) is not decided twice.
@@ -44,7 +53,7 @@ from contextvars import ContextVar
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.util.hass_dict import HassKey
 
@@ -52,7 +61,7 @@ from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
 from .guard.engine import MSG_TURNED_OFF
 from .guard.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
-from .llm import LinnHandler, note_unguarded_results, untied_llm_call
+from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
 from .llm_players import async_players, control_state
 from .llm_tools import TOOLS_BY_NAME
 
@@ -80,6 +89,66 @@ intent of our agent has two, the intent's and the player's, and diagnostics and 
 them apart."""
 
 Work = Callable[[], Awaitable[Any]]
+
+
+class _ServiceCall:
+    """A service call's context for one entity, taken once by the method it runs."""
+
+    __slots__ = ("context", "entity_id", "taken")
+
+    def __init__(self, entity_id: str, context: Context) -> None:
+        self.entity_id = entity_id
+        self.context = context
+        self.taken = False
+
+
+SERVICE_CALL: ContextVar[_ServiceCall | None] = ContextVar("linn_gate_service_call", default=None)
+"""The service call setting an entity's context, for the code that call runs (the task Home
+Assistant creates for the method copies it; the method takes it once)."""
+
+
+class ServiceCallContext:
+    """An entity that knows whether its context was set by the service call now running.
+
+    Home Assistant sets an entity's context just before it runs the service's method (in a
+    task it creates then, which copies the context variable set here); a method called any
+    other way sees the context of an earlier call, and a mark already taken or none.
+    """
+
+    entity_id: str
+
+    @callback
+    def async_set_context(self, context: Context) -> None:
+        """Set the context, and mark it as the running service call's."""
+        super().async_set_context(context)  # type: ignore[misc]
+        SERVICE_CALL.set(_ServiceCall(self.entity_id, context))
+
+    def service_call_context(self) -> Context | None:
+        """The running service call's context (taken once); None for any other call."""
+        call = SERVICE_CALL.get()
+        if call is None or call.taken or call.entity_id != self.entity_id:
+            return None
+        call.taken = True
+        return call.context
+
+
+def direct_call_context() -> Context | None:
+    """Whose call a player's method is when Home Assistant's code called it directly.
+
+    The conversation's LLM API instance's context (any agent with an LLM API: its user),
+    else that of the Assist API instance last built in this task (the MCP server's).
+    """
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            current_chat_log,
+        )
+    except ImportError:
+        chat_log = None
+    else:
+        chat_log = current_chat_log.get()
+    if chat_log is not None and chat_log.llm_api is not None:
+        return chat_log.llm_api.llm_context.context
+    return API_CONTEXT.get()
 
 
 def in_conversation() -> bool:
@@ -212,9 +281,6 @@ async def async_gate(  # noqa: PLR0917
 
     `arguments` are the tool's, without `player` (added here by the player's name).
     """
-    if GATED.get() or not (in_conversation() or untied_llm_call(hass, context)):
-        await work()
-        return
     runtime = hass.data.get(DATA_GUARD)
     definition = TOOLS_BY_NAME.get(tool)
     player = next((p for p in async_players(hass, None) if p.entity_id == entity_id), None)
@@ -290,17 +356,19 @@ def gated[F: Callable[..., Awaitable[Any]]](
         @wraps(func)
         async def wrapper(entity: Any, *args: Any, **kwargs: Any) -> None:
             name = tool(entity, *args, **kwargs) if callable(tool) else tool
-            if (
-                name is None
-                or GATED.get()
-                or not (in_conversation() or untied_llm_call(entity.hass, entity._context))
-            ):
+            if name is None or GATED.get():
                 await func(entity, *args, **kwargs)
+                return
+            context = entity.service_call_context()
+            if context is None:  # Home Assistant's code called the method directly
+                context = direct_call_context() or Context()
+            elif not (in_conversation() or untied_llm_call(entity.hass, context)):
+                await func(entity, *args, **kwargs)  # the UI, an automation, a script
                 return
             await async_gate(
                 entity.hass,
                 entity.entity_id,
-                entity._context,  # the service call's, set by HA for this call
+                context,
                 name,
                 arguments(entity, *args, **kwargs) if arguments is not None else {},
                 lambda: func(entity, *args, **kwargs),

@@ -1,6 +1,8 @@
 """Break-it review 30c (branch break2), end to end: attacks on the guard that still succeed.
 
-Each test asserts the secure outcome and fails on today's code (marked xfail strict).
+Each test asserts the secure outcome; each failed before the fix (the gate takes a context
+only from the service call running, else the conversation's LLM API's or the MCP client's:
+service_gate.ServiceCallContext, direct_call_context).
 
 Root cause of all three: Home Assistant's HassSetVolumeRelative (media_player/intent.py,
 2026.10) calls the entity's methods directly (`async_volume_up()`, `async_volume_down()`,
@@ -84,7 +86,6 @@ async def _mcp_api(hass: HomeAssistant, user_id: str) -> Any:
     return call
 
 
-@pytest.mark.xfail(strict=True, reason="review 30c finding Y1")
 @pytest.mark.usefixtures("assistant")
 async def test_y1_without_a_chat_log_a_relative_volume_escapes_the_read_window(
     hass: HomeAssistant, emulator: LinnEmulator
@@ -101,7 +102,6 @@ async def test_y1_without_a_chat_log_a_relative_volume_escapes_the_read_window(
     assert emulator.state.volume == 30, f"the title's +15 ran: {_records(hass)}"
 
 
-@pytest.mark.xfail(strict=True, reason="review 30c finding Y2")
 @pytest.mark.usefixtures("assistant")
 async def test_y2_a_read_only_users_client_sets_the_volume_to_max(
     hass: HomeAssistant, emulator: LinnEmulator, hass_read_only_user: Any
@@ -115,7 +115,6 @@ async def test_y2_a_read_only_users_client_sets_the_volume_to_max(
     assert emulator.state.volume == 30, f"a read-only user's +100 ran: {_records(hass)}"
 
 
-@pytest.mark.xfail(strict=True, reason="review 30c finding Y3")
 @pytest.mark.usefixtures("assistant")
 async def test_y3_in_a_chat_log_the_gate_takes_a_stale_admin_context_as_the_caller(
     hass: HomeAssistant,
@@ -163,3 +162,39 @@ async def test_y3_in_a_chat_log_the_gate_takes_a_stale_admin_context_as_the_call
             await api.async_call_tool(llm.ToolInput(name, {"name": PLAYER, "volume_step": "up"}))
     await hass.async_block_till_done()
     assert emulator.state.volume == 30, f"a read-only user's volume up ran: {_records(hass)}"
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_the_users_own_relative_volume_runs_as_theirs(
+    hass: HomeAssistant, emulator: LinnEmulator, hass_admin_user: Any
+) -> None:
+    """The fix keeps the path working for the user whose call it is: the admin's MCP client
+    turns the living room up by 5, audited as the admin's change_volume."""
+    assert await async_setup_component(hass, "intent", {})
+    call = await _mcp_api(hass, hass_admin_user.id)
+    await call("HassSetVolumeRelative", {"name": PLAYER, "volume_step": 5})
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 35
+    records = hass.data[DATA_GUARD].guard.audit.records
+    assert [(r.tool, r.user_id) for r in records] == [("set_volume", hass_admin_user.id)]
+
+
+@pytest.mark.usefixtures("assistant")
+async def test_a_direct_call_with_no_caller_to_tell_reads_only(
+    hass: HomeAssistant, emulator: LinnEmulator, hass_admin_user: Any
+) -> None:
+    """Home Assistant's code calling a player's method outside a service call, a
+    conversation's LLM API or an MCP client's (the default agent's HassSetVolumeRelative has
+    none of them): the gate cannot tell whose call it is and lets it only read, even right
+    after an admin's own service call left the admin's context on the entity."""
+    await hass.services.async_call(
+        "media_player",
+        "media_play",
+        {"entity_id": "media_player.living_room"},
+        blocking=True,
+        context=Context(user_id=hass_admin_user.id),
+    )
+    entity = hass.data["entity_components"]["media_player"].get_entity("media_player.living_room")
+    with pytest.raises(HomeAssistantError, match="unidentified caller"):
+        await hass.async_create_task(entity.async_volume_up())
+    assert emulator.state.volume == 30
