@@ -19,7 +19,7 @@ from custom_components.linn.agent.const import DEFAULT_MODEL
 from custom_components.linn.guard import AuditRecord, Outcome
 from testing.fake_anthropic import FakeAnthropic
 
-from .case import LIVING, Case, Expect, call, read, says, use
+from .case import KITCHEN, LIVING, Case, Expect, call, read, says, use
 from .cases import ALL_CASES
 from .harness import CaseResult, World, check_calls, live, offline, run_case
 from .replay import ReplayModel
@@ -150,6 +150,19 @@ def test_live_call_matching_allows_reads_but_no_unexpected_change() -> None:
     assert check_calls(expected, [set_35, standby], "live") == (
         "unexpected tool call standby{'player': 'Living Room'}->allowed"
     )
+
+
+def test_offline_call_matching_lets_one_tools_parallel_calls_end_in_any_order() -> None:
+    """The model's two stops run side by side: recorded in the order they end. Across
+    tools, and for other arguments, the order and the calls still count."""
+    expected = (call("stop", player=LIVING), call("stop", player=KITCHEN))
+    living = _record("stop", "allowed", {"player": LIVING})
+    kitchen = _record("stop", "allowed", {"player": KITCHEN})
+    assert check_calls(expected, [kitchen, living], "offline") is None
+    assert check_calls(expected, [living, living], "offline") is not None
+    get = _record("get_state", "allowed", {"player": LIVING})
+    read_then_stop = (read(player=LIVING), call("stop", player=LIVING))
+    assert check_calls(read_then_stop, [living, get], "offline") is not None
 
 
 def test_pass_hat_k_needs_every_run_of_a_case() -> None:
