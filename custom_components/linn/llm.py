@@ -228,7 +228,7 @@ UNTIED_LLM_CONTEXTS: HassKey[dict[str, tuple[str | None, float]]] = HassKey(
 )
 """The contexts (by id) of Assist API instances built outside a chat log, with their user."""
 API_CONTEXT: ContextVar[Context | None] = ContextVar("linn_api_context", default=None)
-"""The context of the Assist API instance last built in this task, if any."""
+"""The context of the Assist API instance last built with no chat log in this task, if any."""
 
 
 @callback
@@ -240,14 +240,13 @@ def remember_untied_llm_context(hass: HomeAssistant, llm_context: llm.LLMContext
     inside a chat log (any conversation agent, AI tasks), the chat log tells it already.
     """
     context = llm_context.context
-    if context is None:
+    if context is None or _in_chat_log():
         return
-    # the rest of this task (an agent or the MCP server builds the instance, then calls its
-    # tools in the same task) knows it: an intent that calls a player's method directly
-    # passes no context on
+    # the rest of this task (the MCP server builds the instance, then calls its tool in the
+    # same task) knows it: an intent that calls a player's method directly passes no context
+    # on. Only where no chat log runs: a task the call starts (a timer's) copies it, and what
+    # it runs later in a conversation must not pass for this client's (review 30d, Z1)
     API_CONTEXT.set(context)
-    if _in_chat_log():
-        return
     contexts = hass.data.setdefault(UNTIED_LLM_CONTEXTS, {})
     now = hass_clock().timestamp()
     if len(contexts) > 256:

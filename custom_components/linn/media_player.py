@@ -105,6 +105,16 @@ async def async_setup_entry(
     async_add_entities([LinnMediaPlayer(entry.runtime_data)])
 
 
+def play_media_tool(media_type: MediaType | str, media_id: str) -> str | None:
+    """The Linn tool that decides a play_media; None for a source (its select_source decides).
+
+    A Home Assistant media id is resolved and played as a URL whatever its type: `play`.
+    """
+    if media_type == MEDIA_TYPE_SOURCE and not media_source.is_media_source_id(media_id):
+        return None
+    return "play"
+
+
 class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
     """A Linn streamer: state, sources, volume, now playing, browsing, grouping."""
 
@@ -390,7 +400,7 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
 
     # --- media --------------------------------------------------------------------
 
-    @gated(lambda _self, media_type, *_a, **_k: None if media_type == MEDIA_TYPE_SOURCE else "play")
+    @gated(lambda _self, media_type, media_id, **_k: play_media_tool(media_type, media_id))
     @command
     async def async_play_media(
         self, media_type: MediaType | str, media_id: str, **kwargs: Any

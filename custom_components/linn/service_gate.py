@@ -22,11 +22,11 @@ keeps Home Assistant's own permissions only, as before.
 Home Assistant's code may also call a player's methods directly, with no service call
 (HassSetVolumeRelative calls `async_volume_up()`): the entity's context is then another
 call's (the last service call's, or none), never this caller's. The gate takes a context
-only from a service call that set it for the code now running (ServiceCallContext); for a direct
-call it takes the conversation's LLM API's context (the agent's user) or the MCP client's
-(llm.API_CONTEXT), and without either it decides as for a caller with no user (reads
-only: Home Assistant's default agent's HassSetVolumeRelative, which has no LLM API). A
-direct call is always decided by the gate.
+only from a service call that set it for the code now running (ServiceCallContext); for a
+direct call it takes the conversation's LLM API's context (the agent's user) or, with no
+chat log, the MCP client's (llm.API_CONTEXT), and without either it decides as for a caller
+with no user (reads only: Home Assistant's default agent's HassSetVolumeRelative, which has
+no LLM API). A direct call is always decided by the gate.
 
 Our own `linn__*` tools never reach these handlers (they call the device directly); a
 change the gate has let through marks its own execution (GATED), so a handler that calls
@@ -135,8 +135,9 @@ class ServiceCallContext:
 def direct_call_context() -> Context | None:
     """Whose call a player's method is when Home Assistant's code called it directly.
 
-    The conversation's LLM API instance's context (any agent with an LLM API: its user),
-    else that of the Assist API instance last built in this task (the MCP server's).
+    In a conversation: its LLM API instance's context (any agent with an LLM API: its
+    user), else none (the default agent has no API; a timer's command runs with no user).
+    With no chat log: the Assist API instance's last built in this task (the MCP server's).
     """
     try:
         from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
@@ -146,8 +147,8 @@ def direct_call_context() -> Context | None:
         chat_log = None
     else:
         chat_log = current_chat_log.get()
-    if chat_log is not None and chat_log.llm_api is not None:
-        return chat_log.llm_api.llm_context.context
+    if chat_log is not None:
+        return chat_log.llm_api.llm_context.context if chat_log.llm_api is not None else None
     return API_CONTEXT.get()
 
 

@@ -1,6 +1,7 @@
 """Break-it review 30d (branch break3), end to end: attacks on the guard that still succeed.
 
-Each test asserts the secure outcome and fails on today's code (marked xfail strict).
+Each test asserts the secure outcome; each failed before its fix (Z1: `llm.API_CONTEXT` is
+set, and read, only where no chat log runs; a timer's command runs in a conversation).
 
 Findings:
 - Z1 (high): a model-worded timer command runs later as the user, although Home Assistant
@@ -55,7 +56,9 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.linn.const import MEDIA_TYPE_SOURCE
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.media_player import play_media_tool
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change
 from testing.ha.injected_titles import show_title
@@ -82,7 +85,6 @@ def _satellite(hass: HomeAssistant) -> str:
     return device.id
 
 
-@pytest.mark.xfail(strict=True, reason="review 30d finding Z1")
 @pytest.mark.usefixtures("assistant")
 async def test_z1_a_timer_command_runs_later_as_the_user(
     hass: HomeAssistant, emulator: LinnEmulator, fake: FakeAnthropic
@@ -135,3 +137,11 @@ async def test_z1_a_timer_command_runs_later_as_the_user(
     await asyncio.sleep(1.5)
     await hass.async_block_till_done(wait_background_tasks=True)
     assert emulator.state.volume == 30, f"the timer's volume up ran: {_records(hass)}"
+
+
+def test_a_media_source_id_played_as_a_source_is_decided_as_play() -> None:
+    """Noted by review 30d: play_media(linn_source, media-source://...) was left to a
+    select_source that never runs (the id is resolved and played as a URL): no decision."""
+    assert play_media_tool(MEDIA_TYPE_SOURCE, "media-source://media_source/local/a.mp3") == "play"
+    assert play_media_tool(MEDIA_TYPE_SOURCE, "Analog 1") is None
+    assert play_media_tool("linn_pin", "3") == "play"
