@@ -3,8 +3,8 @@
 The packages' boundaries are checked at import time (ruff's TID251 rules check them
 statically): each package is imported, with every submodule, in a fresh interpreter, which then
 reports the modules it loaded that the package must not depend on. That no module imports a
-test module, that the integration imports no test double and that no script or testing/ module
-imports tests/ are checked in the source.
+test module, that the integration imports no test double or benchmark and that no script,
+benchmark or testing/ module imports tests/ are checked in the source.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def test_package_imports_nothing_it_must_not(package: str, path: Path, banned: s
     assert loaded_modules(package, path, banned) == []
 
 
-TEST_TREES = ("tests", "testing", "scripts", "esphome_configs")
-"""Where tests, their helpers and the scripts that reuse them live."""
+TEST_TREES = ("tests", "testing", "scripts", "benchmarks", "esphome_configs")
+"""Where tests, their helpers and the scripts and benchmarks that reuse them live."""
 
 
 def _imports(path: Path) -> Iterator[tuple[int, list[str]]]:
@@ -97,22 +97,24 @@ def _imports_from(tops: tuple[str, ...], banned: set[str]) -> list[str]:
 
 
 def test_integration_imports_no_test_double() -> None:
-    """The integration (what HACS ships) never imports the emulator, testing/ or a test.
+    """The integration (what HACS ships) imports no emulator, testing/, benchmarks/ or test.
 
     Checked in the source, so an import inside a function counts too (ruff's TID251 in
     custom_components/ruff.toml says the same while editing).
     """
-    found = _imports_from(("custom_components",), {"linn_emulator", "testing", "tests"})
+    found = _imports_from(
+        ("custom_components",), {"linn_emulator", "testing", "benchmarks", "tests"}
+    )
     assert found == [], "\n".join(found)
 
 
 def test_scripts_and_testing_do_not_import_tests() -> None:
-    """Scripts and the shared test doubles import testing/, never a module under tests/.
+    """Scripts, benchmarks and the shared test doubles import testing/, never tests/.
 
     What a script or a benchmark shares with the tests lives in testing/; tests/ holds tests,
     their fixtures and helpers that only tests use (issue 21).
     """
-    found = _imports_from(("scripts", "testing"), {"tests"})
+    found = _imports_from(("scripts", "benchmarks", "testing"), {"tests"})
     assert found == [], "\n".join(found)
 
 

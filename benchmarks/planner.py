@@ -4,7 +4,7 @@ One Home Assistant core (built as pytest-homeassistant-custom-component builds i
 emulated streamer on loopback, and an assistant entry on the fake Messages API
 (testing/fake_anthropic) with the same fixed delay on every request it answers: the turn's
 model calls and the planning request alike. The fake runs in a process of its own
-(bench_fake_api.py), as the real API is not in Home Assistant's process; `--fake-in-loop`
+(benchmarks/fake_api.py), as the real API is not in Home Assistant's process; `--fake-in-loop`
 runs it on Home Assistant's event loop instead (how this benchmark first ran), which
 counts the fake's work for the planning request as latency of the turn.
 
@@ -35,18 +35,15 @@ import sys
 import time
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench import machine, summarize
-from bench_fake_api import fake_api
-from bench_hass import async_setup_http, home_assistant
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from benchmarks.fake_api import fake_api
+from benchmarks.hass import async_setup_http, home_assistant
+from benchmarks.stats import machine, summarize
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.agent.turn import AssistantTurn
 from custom_components.linn.const import DOMAIN
@@ -62,7 +59,8 @@ API_KEY = "sk-ant-bench-planner"
 AGENT = "conversation.claude_assistant"
 VARIANTS = ("with_planner", "without_planner")
 PERCENTILES = (50, 90, 99)
-FAKE_API_SCRIPT = str(Path(__file__).resolve().parent / "bench_fake_api.py")
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository: the fake API process's working directory (python -m benchmarks.fake_api)."""
 
 
 class Turns:
@@ -140,14 +138,16 @@ async def one_turn(
 
 @contextlib.asynccontextmanager
 async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIterator[str]:
-    """bench_fake_api.py in a child process; yields its base URL."""
+    """benchmarks/fake_api.py in a child process; yields its base URL."""
     child = await asyncio.create_subprocess_exec(
         sys.executable,
-        FAKE_API_SCRIPT,
+        "-m",
+        "benchmarks.fake_api",
         "--api-key",
         API_KEY,
         "--delay",
         str(delay),
+        cwd=ROOT,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )

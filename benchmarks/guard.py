@@ -27,11 +27,11 @@ from pathlib import Path
 import time
 from typing import Any
 
-from bench import machine, summarize
-from bench_hass import async_setup_http, home_assistant
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
 
+from benchmarks.hass import async_setup_http, home_assistant
+from benchmarks.stats import machine, summarize
 from custom_components.linn.guard import GuardResult, ToolCall
 from custom_components.linn.guard.ha_adapter import DATA_GUARD, async_caller, current_turn
 from custom_components.linn.llm import LinnHandler

@@ -27,9 +27,8 @@ import time
 import tracemalloc
 from typing import Any
 
-from bench import machine, percentile
-from bench_hass import async_setup_http, home_assistant
-
+from benchmarks.hass import async_setup_http, home_assistant
+from benchmarks.stats import machine, percentile
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist_with_unlimited_guard

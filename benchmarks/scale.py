@@ -1,7 +1,7 @@
 """scripts/bench --scale: how this integration's cost grows with the number of streamers.
 
 One Home Assistant core in this process (as for --compare), the emulated streamers in a
-separate process (scripts/bench_devices.py), so this process's CPU time is Home
+separate process (benchmarks/devices.py), so this process's CPU time is Home
 Assistant's. For each size N (default 1, 10, 50) our entries for the first N streamers are
 loaded, then: traced memory of setting them up, CPU per minute idle and with RATE front-panel
 changes per second on every streamer, and device change -> HA state latency. A PNG draws
@@ -17,8 +17,8 @@ from pathlib import Path
 import sys
 from typing import Any
 
-from bench import machine
-from bench_compare import DeviceProcess, Side, add_profile_arguments, measure_loaded
+from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
+from benchmarks.stats import machine
 
 
 async def measure(
@@ -31,9 +31,9 @@ async def measure(
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from bench_hass import async_setup_http, home_assistant  # noqa: PLC0415
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
 
+    from benchmarks.hass import async_setup_http, home_assistant  # noqa: PLC0415
     from testing.ha.streamers import linn_entry  # noqa: PLC0415
 
     sizes = sorted(args.sizes)

@@ -1,4 +1,4 @@
-"""The benchmarks' Home Assistant (scripts/bench_hass.py) keeps out of the installed packages."""
+"""The benchmarks' Home Assistant (benchmarks/hass.py) keeps out of the installed packages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pytest_homeassistant_custom_component.common import get_test_config_dir
 
-from scripts.bench_hass import home_assistant
+from benchmarks.hass import home_assistant
 
 
 def _store_something(config_dir: Path) -> None:

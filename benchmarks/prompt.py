@@ -25,12 +25,8 @@ import statistics
 import sys
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench import machine
-from bench_hass import home_assistant
-
+from benchmarks.hass import home_assistant
+from benchmarks.stats import machine
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic
 from testing.promptcmp.harness import (
@@ -269,6 +265,6 @@ def main(argv: list[str]) -> None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     if args.png:
-        from bench_prompt_plot import draw  # noqa: PLC0415
+        from benchmarks.prompt_plot import draw  # noqa: PLC0415
 
         draw(results, args.png)

@@ -14,11 +14,8 @@ import argparse
 import asyncio
 from collections.abc import AsyncIterator, Callable
 import contextlib
-from pathlib import Path
 import re
 import sys
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from testing.fake_anthropic import (
     FakeAnthropic,
@@ -80,7 +77,7 @@ async def serve(api_key: str, delay: float) -> None:
 
 
 def main() -> None:
-    """Entry point: `python scripts/bench_fake_api.py --api-key K --delay S`."""
+    """Entry point: `python -m benchmarks.fake_api --api-key K --delay S`."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--api-key", required=True)
     parser.add_argument("--delay", type=float, required=True)

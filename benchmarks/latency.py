@@ -11,16 +11,11 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 import contextlib
 import json
-import os
 from pathlib import Path
-import platform
-import statistics
-import sys
 import time
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from benchmarks.stats import machine, summarize
 from custom_components.linn.lpec import LinnDevice
 from custom_components.linn.lpec.codec import Event as LpecEvent, parse_device_line
 from custom_components.linn.lpec.model import DeviceState
@@ -40,27 +35,6 @@ DIDL = (
     'protocolInfo="http-get:*:audio/x-flac:*">http://192.0.2.10/t/885.flac</res>'
     "<upnp:class>object.item.audioItem.musicTrack</upnp:class></item></DIDL-Lite>"
 )
-
-
-def percentile(samples: list[float], pct: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(samples)
-    rank = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
-    return ordered[rank]
-
-
-def summarize(
-    samples_s: list[float], percentiles: tuple[int, ...] = (50, 90, 99)
-) -> dict[str, float]:
-    """Distribution of latencies, in milliseconds."""
-    ms = [s * 1000 for s in samples_s]
-    return {
-        "n": len(ms),
-        "min_ms": min(ms),
-        **{f"p{pct}_ms": percentile(ms, pct) for pct in percentiles},
-        "max_ms": max(ms),
-        "mean_ms": statistics.fmean(ms),
-    }
 
 
 def bench_parse(seconds: float) -> dict[str, dict[str, float]]:
@@ -176,10 +150,10 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
     Measures emulator state change -> HA state written, and a media_player service
     call -> the emulator has applied it.
     """
-    from bench_hass import home_assistant  # noqa: PLC0415
     from homeassistant.const import EVENT_STATE_CHANGED  # noqa: PLC0415
     from homeassistant.core import Event, EventStateChangedData, callback  # noqa: PLC0415
 
+    from benchmarks.hass import home_assistant  # noqa: PLC0415
     from testing.ha.streamers import async_setup_linn  # noqa: PLC0415
 
     entity_id = "media_player.living_room"
@@ -236,17 +210,6 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
     }
 
 
-def machine() -> dict[str, Any]:
-    """What the figures were measured on."""
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "loadavg": os.getloadavg(),
-    }
-
-
 def print_table(results: dict[str, Any]) -> None:
     """Human-readable summary."""
     print(f"machine: {results['machine']}")
@@ -275,42 +238,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {"machine": machine(), "latency": latency, "parse": bench_parse(args.parse_seconds)}
 
 
-def main() -> None:
-    """Entry point: `--compare` runs bench_compare.py, `guard ...` the guard's overhead,
-    `prompt ...` the prompt-size comparison with core anthropic (bench_prompt.py),
-    `planner ...` what the planner adds to a turn's latency (bench_planner.py),
-    `--soak MINUTES` the long fault soak, `--scale` the scale curve."""
-    if "--compare" in sys.argv[1:]:
-        from bench_compare import main as compare  # noqa: PLC0415
-
-        compare(sys.argv[1:])
-        return
-    if sys.argv[1:2] == ["guard"]:
-        from bench_guard import main as guard_main  # noqa: PLC0415
-
-        guard_main(sys.argv[2:])
-        return
-    if sys.argv[1:2] == ["planner"]:
-        from bench_planner import main as planner_main  # noqa: PLC0415
-
-        planner_main(sys.argv[2:])
-        return
-    if sys.argv[1:2] == ["prompt"]:
-        from bench_prompt import main as prompt_main  # noqa: PLC0415
-
-        prompt_main(sys.argv[2:])
-        return
-    if "--soak" in sys.argv[1:]:
-        from bench_soak import main as soak_main  # noqa: PLC0415
-
-        soak_main(sys.argv[1:])
-        return
-    if "--scale" in sys.argv[1:]:
-        from bench_scale import main as scale_main  # noqa: PLC0415
-
-        scale_main(sys.argv[1:])
-        return
-    parser = argparse.ArgumentParser(description=__doc__)
+def main(argv: list[str]) -> None:
+    """The default benchmark (`scripts/bench [--count N] ...`)."""
+    parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--count", type=int, default=1000, help="samples per latency benchmark")
     parser.add_argument("--parse-seconds", type=float, default=1.0, help="time per parse case")
     parser.add_argument("--ha-count", type=int, default=200, help="samples per HA benchmark")
@@ -318,13 +248,9 @@ def main() -> None:
     parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results = asyncio.run(run(args))
     print_table(results)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2) + "\n")
-
-
-if __name__ == "__main__":
-    main()

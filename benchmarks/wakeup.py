@@ -1,6 +1,6 @@
 """The CPU of a bare event-loop wake-up on this machine (issue 31): no Home Assistant, no LPEC.
 
-    python scripts/bench_wakeup.py [--rate 50] [--batch 1] [--seconds 20]
+    python -m benchmarks.wakeup [--rate 50] [--batch 1] [--seconds 20]
 
 Another process writes `batch` short LPEC event lines every 1/rate s into a socket; this
 process only reads them (asyncio StreamReader.readline, as the integration's reader waits on

@@ -20,12 +20,9 @@ import argparse
 import asyncio
 import contextlib
 import json
-from pathlib import Path
 import sys
 import time
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from linn_emulator import LinnEmulator
 

@@ -1,0 +1,41 @@
+"""What every benchmark reports alongside its figures: the machine and latency distributions."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from typing import Any
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(samples)
+    rank = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def summarize(
+    samples_s: list[float], percentiles: tuple[int, ...] = (50, 90, 99)
+) -> dict[str, float]:
+    """Distribution of latencies, in milliseconds."""
+    ms = [s * 1000 for s in samples_s]
+    return {
+        "n": len(ms),
+        "min_ms": min(ms),
+        **{f"p{pct}_ms": percentile(ms, pct) for pct in percentiles},
+        "max_ms": max(ms),
+        "mean_ms": statistics.fmean(ms),
+    }
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "loadavg": os.getloadavg(),
+    }
