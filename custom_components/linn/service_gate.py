@@ -59,7 +59,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
-from .guard.engine import MSG_TURNED_OFF
+from .guard.engine import MSG_NO_USER, MSG_TURNED_OFF
 from .guard.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
 from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
 from .llm_players import async_players, control_state
@@ -240,6 +240,10 @@ GATE_FAILURES: Final = {
         "Waiting: that change to the Linn player needs an administrator's approval"
     ),
     "gate_refused": "Refused: the Linn guard refused that change to the player",
+    "gate_no_user": (
+        "Refused: the Linn guard cannot tell who asked for that change; a level (not a "
+        "step) can be set"
+    ),
 }
 """The gate's refusals as a model may read them: fixed texts, no reason (it may name a player)."""
 
@@ -266,6 +270,8 @@ _SPOKEN = {
     "gate_needs_approval": "That change to the Linn player needs an administrator's approval; "
     "the request is waiting for it.",
     "gate_refused": "That change to the Linn player was refused ({reason}).",
+    "gate_no_user": "I cannot tell who asked for that change to the Linn player, so it was "
+    "refused. Say the level instead, for example: set the volume to 40.",
 }
 """What limited mode says for a refusal (English: the local intents' own replies are)."""
 
@@ -337,6 +343,8 @@ async def async_gate(  # noqa: PLR0917
         raise _refuse("gate_needs_approval", reason)
     if result.outcome is Outcome.DENIED and reason == MSG_TURNED_OFF:
         raise _refuse("gate_denied", reason)
+    if result.outcome is Outcome.DENIED and reason == MSG_NO_USER:
+        raise _refuse("gate_no_user")
     raise _refuse("gate_refused", reason)
 
 

@@ -195,6 +195,8 @@ async def test_a_direct_call_with_no_caller_to_tell_reads_only(
         context=Context(user_id=hass_admin_user.id),
     )
     entity = hass.data["entity_components"]["media_player"].get_entity("media_player.living_room")
-    with pytest.raises(HomeAssistantError, match="unidentified caller"):
+    with pytest.raises(HomeAssistantError) as refused:
         await hass.async_create_task(entity.async_volume_up())
+    assert refused.value.translation_key == "gate_no_user"
+    assert "set the volume to 40" in str(refused.value)
     assert emulator.state.volume == 30
