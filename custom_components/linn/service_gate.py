@@ -241,8 +241,8 @@ GATE_FAILURES: Final = {
     ),
     "gate_refused": "Refused: the Linn guard refused that change to the player",
     "gate_no_user": (
-        "Refused: the Linn guard cannot tell who asked for that change; a level (not a "
-        "step) can be set"
+        "Refused: the Linn guard cannot tell who asked for that change (no user; for the "
+        "volume a level, not a step, can be set by a signed-in user)"
     ),
 }
 """The gate's refusals as a model may read them: fixed texts, no reason (it may name a player)."""
@@ -271,7 +271,7 @@ _SPOKEN = {
     "the request is waiting for it.",
     "gate_refused": "That change to the Linn player was refused ({reason}).",
     "gate_no_user": "I cannot tell who asked for that change to the Linn player, so it was "
-    "refused. Say the level instead, for example: set the volume to 40.",
+    "refused. For the volume, say a level, for example: set the volume to 40.",
 }
 """What limited mode says for a refusal (English: the local intents' own replies are)."""
 

@@ -63,7 +63,7 @@ async def test_a_client_without_a_user_may_search_but_not_play(
     )
     assert not found.error, found.data
     first = found.data["results"][0]
-    with pytest.raises(HomeAssistantError, match="unidentified caller may only read"):
+    with pytest.raises(HomeAssistantError, match="cannot tell who asked"):
         await api.async_call_tool(
             llm.ToolInput(
                 "media_player__play_media",
