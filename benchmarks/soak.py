@@ -139,17 +139,17 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: PLR0915 - o
                     flush=True,
                 )
             await hass.async_block_till_done()
-            growth = []
+            growth: list[dict[str, Any]] = []
             if baseline is not None:
                 final = traced_snapshot(OWN)
-                for stat in final.compare_to(baseline, "traceback")[:10]:
-                    growth.append(
-                        {
-                            "size_diff_bytes": stat.size_diff,
-                            "count_diff": stat.count_diff,
-                            "traceback": stat.traceback.format(most_recent_first=True)[:16],
-                        }
-                    )
+                growth = [
+                    {
+                        "size_diff_bytes": stat.size_diff,
+                        "count_diff": stat.count_diff,
+                        "traceback": stat.traceback.format(most_recent_first=True)[:16],
+                    }
+                    for stat in final.compare_to(baseline, "traceback")[:10]
+                ]
         finally:
             tracemalloc.stop()
             await runner.stop()

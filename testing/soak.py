@@ -634,7 +634,7 @@ class Soak:
                 f"round {report.rounds}: {service} still running after "
                 f"{time.perf_counter() - started:.1f} s"
             )
-        except Exception as err:  # any other exception is the finding
+        except Exception as err:  # noqa: BLE001 - any other exception is the finding
             report.outcomes[f"action {type(err).__name__}"] += 1
             report.violations.append(f"round {report.rounds}: {service} raised {err!r}")
         else:
@@ -664,7 +664,7 @@ class Soak:
                 f"round {report.rounds}: tool {tool} still running after "
                 f"{time.perf_counter() - started:.1f} s"
             )
-        except Exception as err:  # a tool reports failures in its result
+        except Exception as err:  # noqa: BLE001 - a tool reports failures in its result
             report.outcomes[f"tool raised {type(err).__name__}"] += 1
             report.violations.append(f"round {report.rounds}: tool {tool} raised {err!r}")
 

@@ -261,10 +261,12 @@ def missing_data_descriptions(strings: dict[str, Any]) -> list[str]:
                 (f"{flow}.step.{step_id}.sections.{name}", section)
                 for name, section in step.get("sections", {}).items()
             ]
-            for where, part in parts:
-                for field in part.get("data", {}):
-                    if field not in part.get("data_description", {}):
-                        missing.append(f"{where}.data_description.{field}")
+            missing.extend(
+                f"{where}.data_description.{field}"
+                for where, part in parts
+                for field in part.get("data", {})
+                if field not in part.get("data_description", {})
+            )
     return missing
 
 

@@ -119,15 +119,13 @@ class ProductService(EmulatedService):
 
     def source_xml(self) -> str:
         """<SourceList> with every source, hidden ones included."""
-        parts = ["<SourceList>"]
-        for source in self.state.sources:
-            parts.append(
-                f"<Source><SystemName>{xml_escape(source.system_name)}</SystemName>"
-                f"<Type>{source.type}</Type><Name>{xml_escape(source.name)}</Name>"
-                f"<Visible>{fmt_bool(source.visible)}</Visible></Source>"
-            )
-        parts.append("</SourceList>")
-        return "".join(parts)
+        sources = "".join(
+            f"<Source><SystemName>{xml_escape(source.system_name)}</SystemName>"
+            f"<Type>{source.type}</Type><Name>{xml_escape(source.name)}</Name>"
+            f"<Visible>{fmt_bool(source.visible)}</Visible></Source>"
+            for source in self.state.sources
+        )
+        return f"<SourceList>{sources}</SourceList>"
 
     def attributes(self) -> str:
         """Product Attributes: the optional services present."""

@@ -86,9 +86,11 @@ def counted_as_asking(item: Utterance) -> list[str]:
     ]
     if volume_numbers(words, item.language):
         asked.append("a volume number")
-    for target in (CURRENT - 10, CURRENT + 10):
-        if utterance_allows_volume(words, target, CURRENT, item.language):
-            asked.append(f"volume {target}")
+    asked.extend(
+        f"volume {target}"
+        for target in (CURRENT - 10, CURRENT + 10)
+        if utterance_allows_volume(words, target, CURRENT, item.language)
+    )
     return asked
 
 

@@ -42,9 +42,11 @@ def untranslated(strings: dict[str, Any], category: str, result: dict[str, Any])
     step = flow.get("step", {}).get(step_id)
     if step is None:
         return [f"{category}.step.{step_id}"]
-    for error in (result.get("errors") or {}).values():
-        if error not in flow.get("error", {}):
-            missing.append(f"{category}.error.{error}")
+    missing.extend(
+        f"{category}.error.{error}"
+        for error in (result.get("errors") or {}).values()
+        if error not in flow.get("error", {})
+    )
     if kind is FlowResultType.MENU:
         options = result["menu_options"]
         names = options if isinstance(options, list) else list(options)

@@ -1107,7 +1107,7 @@ class Guard:
         try:
             async with asyncio.timeout(seconds):
                 return await handler.reread(arguments)
-        except Exception:  # the state is a courtesy; the timed-out outcome stands
+        except Exception:  # noqa: BLE001 - the state is a courtesy; the timed-out outcome stands
             return None
 
     # --- taint ---------------------------------------------------------------------------

@@ -59,7 +59,8 @@ def _entity(match: re.Match[str]) -> str:
     name = match.group(1)
     if name[0] != "#":
         return _NAMED_ENTITIES[name]
-    number = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+    # the prefix is XML's "#x", not Python's "0x": int(name, 0) would not parse it
+    number = int(name[2:], 16) if name[1] in "xX" else int(name[1:])  # noqa: FURB166
     if number > MAX_CODE_POINT or 0xD800 <= number <= 0xDFFF:
         return match.group(0)
     return chr(number)

@@ -28,7 +28,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL, CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import AuditRecord, PendingKind
+from custom_components.linn.guard import AuditRecord, ChainError, PendingKind
 from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
@@ -394,7 +394,7 @@ async def _check_final(world: World, case: Case, result: CaseResult, settle: flo
             result.fail(f"open requests: expected {case.expect.open_requests}, got {opened}")
     try:
         guard.audit.verify()
-    except Exception as err:
+    except ChainError as err:
         result.fail(f"audit chain: {err}")
 
 

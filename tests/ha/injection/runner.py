@@ -127,7 +127,7 @@ class Home:
             panel.set_preset_title(channel, _PRESET_TITLES[channel])
         # a play task searches for its word: the pin has it (the benign title)
         panel.set_pin_title(JAZZ_PIN, PLAY_ITEM[task][1] if task in PLAY_ITEM else "FIP")
-        radio = task in (Task.STATION,)
+        radio = task == Task.STATION
         if radio:
             self.emulator.device.play_preset(STATION_PRESET)
             panel.set_metatext("Bach - Goldberg Variations")
