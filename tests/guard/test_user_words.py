@@ -18,6 +18,7 @@ from custom_components.linn.guard.engine import (
     MSG_NOT_ASKED_WORDS,
     MSG_SAY_THE_VOLUME,
 )
+from custom_components.linn.guard.utterance import said_verbatim, utterance_asks_for
 
 from .calls import asked, call, check_audit_invariant
 from .conftest import Player
@@ -176,3 +177,44 @@ async def test_a_number_that_is_no_volume_is_no_volume_the_user_asked_for(
     result = await call(guard, player, "set_volume", {"volume": 4}, turn=request)
     assert result.outcome is Outcome.DENIED
     assert player.volume == 30
+
+
+@pytest.mark.parametrize(
+    ("words", "language"),
+    [
+        ("turn off the lights in the living room", "en"),
+        ("turn the heating in the living room down", "en"),
+        ("mach das Licht im Wohnzimmer aus", "de"),
+        ("éteins la lumière du salon", "fr"),
+        ("doe het licht in de woonkamer uit", "nl"),
+        ("apaga las luces del salón", "es"),
+    ],
+)
+def test_power_and_level_words_about_another_device_ask_nothing_of_a_player(
+    words: str, language: str
+) -> None:
+    """Review 30e W2: "off" and "down" said of the lights or the heating are theirs."""
+    for kind in ("standby", "stop", "volume", "mute", "pause"):
+        assert not utterance_asks_for(words, kind, language=language), kind
+
+
+def test_a_player_said_beside_another_device_in_its_own_clause_still_asks() -> None:
+    assert utterance_asks_for("turn off the lights and then turn off the music", "stop")
+    assert utterance_asks_for("turn the living room down", "volume")
+
+
+@pytest.mark.parametrize(
+    ("fact", "words", "said"),
+    [
+        ("want the volume above 20", "remember that I never want the volume above 20", False),
+        ("like jazz in the morning", "I don't like jazz in the morning", False),
+        ("mag Jazz am Morgen", "ich mag Jazz am Morgen nicht", True),  # one after it: not caught
+        ("never want the volume above 20", "I never want the volume above 20", True),
+        ("jazz in the morning", "I like jazz in the morning", True),
+    ],
+)
+def test_a_fact_that_leaves_out_the_negation_before_it_is_not_the_users_words(
+    fact: str, words: str, said: bool
+) -> None:
+    """Review 30e W1: a fact may not drop the 'not' the user said right before it."""
+    assert said_verbatim(fact, words) is said

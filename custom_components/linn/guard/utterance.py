@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 import re
 
-from .names import contains_phrase, name_tokens, names_whole
+from .names import name_tokens, names_whole
 from .phrases import LANGUAGES, Language, answers, any_rule, language_code, rules_for
 
 
@@ -28,6 +28,10 @@ _QUESTION_MARKS = ("?", "\u00bf", "\uff1f", "\u061f")
 _CLAUSE_BREAKS = re.compile(r"([.?!;,:\n\u00bf\u00a1]+)")
 
 
+DEVICE_WORD_KINDS = frozenset({"standby", "wake", "stop", "pause", "volume", "mute"})
+"""Kinds whose words (off, on, up, down, quiet) ask the same of any device: in a clause that
+names another kind of device (Language.other_devices) they are that device's ("turn off the
+lights in the living room" asks nothing of the living room's player; review 30e, W2)."""
 _TITLE_WORD_KINDS = frozenset({"standby", "mute", "volume", "limit"})
 """Kinds whose words a title is full of ("Sleep", "Hush", "Wake Me Up", "Turn It Off"): a
 clause that names what to hear (Language.hear_starts) does not ask for them. Other kinds
@@ -204,6 +208,8 @@ def _asks_for(
     phrases = [phrase for phrase in (_phrase(term) for term in extra_terms) if phrase]
     if narrow and phrases and not any(f" {phrase} " in text for phrase in phrases):
         return False
+    if action in DEVICE_WORD_KINDS:
+        clauses = [clause for clause in clauses if not lang.other_devices.intersection(clause)]
     if action in _TITLE_WORD_KINDS:
         # the words after "play" are what to hear: "sleep", "hush", "up" are the title's;
         # only a level said as one ("at 25", "volume 25") is a volume there
@@ -422,9 +428,29 @@ def _follows_on(utterance: str, lang: Language) -> bool:
     return not _volume_numbers(clauses, lang)
 
 
+NEGATIONS = frozenset(
+    {
+        "not", "never", "no", "t", "nor", "nicht", "nie", "niemals", "kein", "keine",
+        "keinen", "ne", "n", "pas", "jamais", "niet", "nooit", "geen", "nunca", "tampoco",
+    }
+)  # fmt: skip
+"""Words that turn what follows them around ("don't" reads as "don", "t"; "n'aime" as "n")."""
+
+
 def said_verbatim(phrase: str, utterance: str | None) -> bool:
     """True when the phrase is the user's own words: consecutive whole words of the utterance.
 
-    Case, punctuation and apostrophes do not matter; every word must be there, in order.
+    Case, punctuation and apostrophes do not matter; every word must be there, in order,
+    and not right after a negation the phrase leaves out ("I never want the volume above
+    20" does not say "want the volume above 20"; review 30e, W1).
     """
-    return contains_phrase(name_tokens(utterance or ""), name_tokens(phrase))
+    said = name_tokens(utterance or "")
+    wanted = name_tokens(phrase)
+    size = len(wanted)
+    if not wanted:
+        return False
+    return any(
+        said[start : start + size] == wanted
+        and not NEGATIONS.intersection(said[max(0, start - 2) : start])
+        for start in range(len(said) - size + 1)
+    )

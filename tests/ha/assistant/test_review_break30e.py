@@ -1,7 +1,8 @@
 """Break-it review 30e (branch break4), end to end: attacks on the guard that still succeed.
 
-Each test asserts the secure outcome and fails on today's code (xfail strict), so the suite
-stays green until the fix lands; then the mark must go.
+Each test asserts the secure outcome; each failed before its fix (W1: a fact right after a
+negation it leaves out is not the user's words, utterance.said_verbatim; W2: power and level
+words said of another kind of device ask nothing of a player, Language.other_devices).
 
 Findings:
 - W1 (low): a remembered fact may drop the user's negation. `remember` checks only that the
@@ -95,7 +96,6 @@ async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
         assert server.unplayed == [], "scripted steps were not used"
 
 
-@pytest.mark.xfail(strict=True, reason="review 30e finding W1")
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
@@ -122,7 +122,6 @@ async def test_w1_a_fact_without_the_users_negation_is_not_remembered(
     not SHARES_HTTP_CLIENT,
     reason="core anthropic of Home Assistant 2026.10 cannot run on anthropic 2.x (httpx)",
 )
-@pytest.mark.xfail(strict=True, reason="review 30e finding W2")
 async def test_w2_turning_off_the_lights_of_a_room_puts_its_player_in_standby(
     hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: MockConfigEntry, core: FakeAnthropic
 ) -> None:

@@ -146,6 +146,10 @@ class Language:
     level_before: frozenset[str] = frozenset()
     """A word right before a number that makes it a level in a clause that names what to
     hear ("play the turntable at 25")."""
+    other_devices: frozenset[str] = frozenset()
+    """Words that name another kind of device ("lights", "Heizung", "volets"): a clause that
+    holds one asks its power and level words of that device ("turn off the lights in the
+    living room"), never of a player (DEVICE_WORD_KINDS in utterance.py)."""
     hear_starts: tuple[Rule, ...] = ()
     """A clause that opens with one of these names what to hear after it ("play Hush by
     Deep Purple", "spiel Musik aus den Achtzigern"): its words ask only to play or switch,

@@ -111,6 +111,14 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"bitte", "danke", "danke schön"}),
     conjunctions=frozenset({"und", "dann", "aber"}),
+    other_devices=frozenset(
+        {
+            "licht", "lichter", "lampe", "lampen", "heizung", "heizungen", "ventilator",
+            "ventilatoren", "rollladen", "rollläden", "jalousie", "jalousien", "vorhang",
+            "vorhänge", "tür", "türen", "schloss", "garage", "klimaanlage", "thermostat", "ofen",
+            "herd", "wasserkocher", "alarm", "staubsauger",
+        }
+    ),
     volume_words=frozenset({"lautstärke", "volume"}),
     level_before=frozenset({"auf", "mit"}),
     hear_starts=rules("^spiel|spiele|spielen", "^hör|höre", "^ich will|möchte ... hören"),

@@ -82,6 +82,14 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"please", "thanks", "thank you"}),
     conjunctions=frozenset({"and", "then", "but"}),
+    other_devices=frozenset(
+        {
+            "light", "lights", "lamp", "lamps", "lamplight", "heating", "heater", "heaters",
+            "thermostat", "fan", "fans", "blind", "blinds", "curtain", "curtains", "shutter",
+            "shutters", "door", "doors", "lock", "locks", "garage", "oven", "kettle", "boiler",
+            "aircon", "alarm", "sprinkler", "sprinklers", "vacuum",
+        }
+    ),
     volume_words=frozenset({"volume", "loudness"}),
     level_before=frozenset({"at"}),
     hear_starts=rules(

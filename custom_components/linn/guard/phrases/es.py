@@ -86,6 +86,14 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"por favor", "gracias", "porfa"}),
     conjunctions=frozenset({"y", "luego", "pero", "después"}),
+    other_devices=frozenset(
+        {
+            "luz", "luces", "lámpara", "lámparas", "calefacción", "radiador", "radiadores",
+            "ventilador", "ventiladores", "persiana", "persianas", "cortina", "cortinas", "puerta",
+            "puertas", "cerradura", "garaje", "aire", "termostato", "horno", "hervidor", "alarma",
+            "aspiradora",
+        }
+    ),
     volume_words=frozenset({"volumen"}),
     level_before=frozenset({"a", "al"}),
     hear_starts=rules("^reproduce", "^toca", "^quiero escuchar|oír"),

@@ -90,6 +90,14 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"s il te plaît", "s il vous plaît", "merci", "stp", "svp"}),
     conjunctions=frozenset({"et", "puis", "mais", "ensuite"}),
+    other_devices=frozenset(
+        {
+            "lumière", "lumières", "lampe", "lampes", "chauffage", "radiateur", "radiateurs",
+            "ventilateur", "ventilateurs", "volet", "volets", "store", "stores", "rideau",
+            "rideaux", "porte", "portes", "serrure", "garage", "climatisation", "clim",
+            "thermostat", "four", "bouilloire", "alarme", "aspirateur",
+        }
+    ),
     volume_words=frozenset({"volume"}),
     level_before=frozenset({"à"}),
     hear_starts=rules("^joue|jouer", "^je veux écouter|entendre"),

@@ -72,6 +72,14 @@ LANGUAGE = Language(
     ),
     polite=frozenset({"alsjeblieft", "alstublieft", "aub", "graag", "dank je", "bedankt"}),
     conjunctions=frozenset({"en", "dan", "maar"}),
+    other_devices=frozenset(
+        {
+            "licht", "lichten", "lamp", "lampen", "verwarming", "kachel", "ventilator",
+            "ventilatoren", "rolluik", "rolluiken", "zonwering", "gordijn", "gordijnen", "deur",
+            "deuren", "slot", "garage", "airco", "thermostaat", "oven", "waterkoker", "alarm",
+            "stofzuiger",
+        }
+    ),
     volume_words=frozenset({"volume", "geluid"}),
     level_before=frozenset({"op"}),
     hear_starts=rules("^speel|speelt", "^ik wil ... horen"),
