@@ -183,18 +183,23 @@ async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, A
         _attr_name = "floor"
         _attr_unique_id = "bench_floor"
 
+        def __init__(self) -> None:
+            self._attr_state = ours.state
+            self._attr_supported_features = shown.pop("supported_features", 0)
+            for key, value in shown.items():
+                if key in ("friendly_name", "device_class"):
+                    continue
+                setattr(self, f"_attr_{key}", value)
+
+        def set_volume(self, level: float) -> None:
+            self._attr_volume_level = level
+
     entity = Floor()
-    entity._attr_state = ours.state
-    entity._attr_supported_features = shown.pop("supported_features", 0)
-    for key, value in shown.items():
-        if key in ("friendly_name", "device_class"):
-            continue
-        setattr(entity, f"_attr_{key}", value)
     platform = MockEntityPlatform(hass, domain="media_player", platform_name="bench_floor")
     await platform.async_add_entities([entity])
     samples = []
     for step in range(writes):
-        entity._attr_volume_level = (20 + step % 40) / 100
+        entity.set_volume((20 + step % 40) / 100)
         start = time.thread_time()
         entity.async_write_ha_state()
         samples.append(time.thread_time() - start)

@@ -203,9 +203,7 @@ class FakeAnthropic:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)
         await site.start()
-        server = site._server  # aiohttp exposes the bound port nowhere else
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self.port = int(self._runner.addresses[0][1])
 
     async def close(self) -> None:
         """Stop listening."""
@@ -258,6 +256,12 @@ class FakeAnthropic:
         """Drop the steps not yet used (a run that ended early); returns them."""
         unplayed = list(self._plan)
         self._plan.clear()
+        return unplayed
+
+    def discard_plans(self) -> list[PlanAnswer]:
+        """Drop the stated plans no planning request took; returns them."""
+        unplayed = list(self._plans)
+        self._plans.clear()
         return unplayed
 
     def revoke(self, api_key: str) -> None:

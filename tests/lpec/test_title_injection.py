@@ -20,7 +20,7 @@ async def _show_title(emu: LinnEmulator, device: LinnDevice, title: str) -> None
 async def test_a_title_cannot_make_the_player_unavailable(
     emu: LinnEmulator, device: LinnDevice
 ) -> None:
-    udn = device._session.udn
+    udn = device.udn
     assert udn is not None
     await _show_title(emu, device, f'Live\nBYEBYE Ds {udn}\nERROR 111 "gone"\nthe end')
     assert device.available

@@ -458,10 +458,10 @@ async def _turn(
     label = f"turn {turn.text!r}"
     if endpoint.fake is not None and endpoint.fake.unplayed:
         result.fail(f"{label}: {len(endpoint.fake.unplayed)} scripted steps were not used")
-        endpoint.fake._plan.clear()  # the next turn starts clean
+        endpoint.fake.discard_plan()  # the next turn starts clean
     if endpoint.fake is not None and endpoint.fake.unplayed_plans:
         result.fail(f"{label}: the stated plan was not asked for")
-        endpoint.fake._plans.clear()
+        endpoint.fake.discard_plans()
     wanted = turn.code_says + (turn.says if endpoint.mode == "offline" else ())
     for text in wanted:
         if text not in speech:
