@@ -72,6 +72,16 @@ class BuiltMessages:
     """Per message: chat-log indexes of model messages whose thinking it sends back."""
 
 
+def _user_parts(item: conversation.UserContent, facts: str | None) -> list[_Part]:
+    """An utterance's parts: its turn facts (when sent), then its text (when it has any)."""
+    parts: list[_Part] = []
+    if facts is not None:
+        parts.append({"type": "text", "text": facts})
+    if item.content.strip():
+        parts.append({"type": "text", "text": item.content})
+    return parts
+
+
 def chat_messages(
     content: Iterable[conversation.Content],
     facts: Mapping[int, str],
@@ -127,12 +137,7 @@ def chat_messages(
             continue
         if isinstance(item, conversation.UserContent):
             answer_the_rest()
-            parts: list[_Part] = []
-            if index in facts and index >= trim_before:
-                parts.append({"type": "text", "text": facts[index]})
-            if item.content.strip():
-                parts.append({"type": "text", "text": item.content})
-            add("user", parts)
+            add("user", _user_parts(item, facts.get(index) if index >= trim_before else None))
         elif isinstance(item, conversation.ToolResultContent):
             if item.tool_call_id in unanswered:
                 unanswered.remove(item.tool_call_id)
@@ -146,20 +151,31 @@ def chat_messages(
                 add("assistant", _built_assistant(item, tool_names, unanswered))
         # the system prompt is built separately
     answer_the_rest()
-    messages: list[dict[str, Any]] = []
-    thinking_at: list[list[int]] = []
-    for message in built:
-        blocks, kept = message.blocks(drop)
-        if not blocks:  # a message of thinking only, its thinking dropped
-            continue
-        messages.append({"role": message.role, "content": blocks})
-        thinking_at.append(kept)
+    messages, thinking_at = _api_messages(built, drop)
     if api_prompt.strip() and messages and messages[0]["role"] == "user":
         messages[0]["content"].insert(0, api_context_block(api_prompt))
     if messages:
         last = messages[-1]["content"][-1]
         messages[-1]["content"][-1] = {**last, "cache_control": CACHE_CONTROL}
     return BuiltMessages(messages, thinking_at)
+
+
+def _api_messages(
+    built: list[_Message], drop: set[int]
+) -> tuple[list[dict[str, Any]], list[list[int]]]:
+    """The built messages in the API's shape, with the indexes whose thinking each sends back.
+
+    A message of thinking only, its thinking dropped, is left out.
+    """
+    messages: list[dict[str, Any]] = []
+    thinking_at: list[list[int]] = []
+    for message in built:
+        blocks, kept = message.blocks(drop)
+        if not blocks:
+            continue
+        messages.append({"role": message.role, "content": blocks})
+        thinking_at.append(kept)
+    return messages, thinking_at
 
 
 def _not_ours(entries: Iterable[conversation.Content], agent_id: str, model: str) -> set[int]:
