@@ -108,11 +108,26 @@ async def async_setup_entry(
 def play_media_tool(media_type: MediaType | str, media_id: str) -> str | None:
     """The Linn tool that decides a play_media; None for a source (its select_source decides).
 
-    A Home Assistant media id is resolved and played as a URL whatever its type: `play`.
+    A pin or a radio preset is its own tool, with its own policy (review 30f, V2). A Home
+    Assistant media id is resolved and played as a URL whatever its type: `play`.
     """
-    if media_type == MEDIA_TYPE_SOURCE and not media_source.is_media_source_id(media_id):
+    if media_source.is_media_source_id(media_id):
+        return "play"
+    if media_type == MEDIA_TYPE_SOURCE:
         return None
-    return "play"
+    return {MEDIA_TYPE_PIN: "play_pin", MEDIA_TYPE_PRESET: "play_radio_preset"}.get(
+        str(media_type), "play"
+    )
+
+
+def play_media_arguments(media_type: MediaType | str, media_id: str) -> dict[str, Any]:
+    """The pin's or preset's id for its tool (an id that is no number: the tool refuses it)."""
+    if media_source.is_media_source_id(media_id):
+        return {}
+    field = {MEDIA_TYPE_PIN: "pin", MEDIA_TYPE_PRESET: "preset"}.get(str(media_type))
+    if field is None:
+        return {}
+    return {field: int(media_id) if media_id.isdigit() else media_id}
 
 
 class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
@@ -400,7 +415,10 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
 
     # --- media --------------------------------------------------------------------
 
-    @gated(lambda _self, media_type, media_id, **_k: play_media_tool(media_type, media_id))
+    @gated(
+        lambda _self, media_type, media_id, **_k: play_media_tool(media_type, media_id),
+        lambda _self, media_type, media_id, **_k: play_media_arguments(media_type, media_id),
+    )
     @command
     async def async_play_media(
         self, media_type: MediaType | str, media_id: str, **kwargs: Any
@@ -433,11 +451,16 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
                     translation_placeholders={"media_type": str(media_type)},
                 )
 
-    @gated("play")
+    @gated("play_pin", lambda self, pin: {"pin": self.pin_id(pin)})
     @command
     async def async_invoke_pin(self, pin: int) -> None:
         """linn.invoke_pin: the 1-based pin number, as on the remote and front panel."""
         await self.device.invoke_pin_index(pin - 1)
+
+    def pin_id(self, pin: int) -> int:
+        """The device's id of the 1-based pin number (0, which no pin has, when out of range)."""
+        ids = self.device.state.pins.ids
+        return ids[pin - 1] if 0 < pin <= len(ids) else 0
 
     async def async_browse_media(
         self,

@@ -32,10 +32,11 @@ DEVICE_WORD_KINDS = frozenset({"standby", "wake", "stop", "pause", "volume", "mu
 """Kinds whose words (off, on, up, down, quiet) ask the same of any device: in a clause that
 names another kind of device (Language.other_devices) they are that device's ("turn off the
 lights in the living room" asks nothing of the living room's player; review 30e, W2)."""
-_TITLE_WORD_KINDS = frozenset({"standby", "mute", "volume", "limit"})
-"""Kinds whose words a title is full of ("Sleep", "Hush", "Wake Me Up", "Turn It Off"): a
-clause that names what to hear (Language.hear_starts) does not ask for them. Other kinds
-still can ("play it in the kitchen too", "play them in random order", "play that again")."""
+_TITLE_WORD_KINDS = frozenset({"standby", "mute", "volume", "limit", "stop", "pause"})
+"""Kinds whose words a title is full of ("Sleep", "Hush", "Turn It Off", "Stop"): a clause
+that names what to hear or to find (Language.hear_starts) does not ask for them. Other
+kinds still can ("play it in the kitchen too", "play them in random order", "play that
+again")."""
 
 
 def has_rules(language: str | None) -> bool:

@@ -144,4 +144,6 @@ def test_a_media_source_id_played_as_a_source_is_decided_as_play() -> None:
     select_source that never runs (the id is resolved and played as a URL): no decision."""
     assert play_media_tool(MEDIA_TYPE_SOURCE, "media-source://media_source/local/a.mp3") == "play"
     assert play_media_tool(MEDIA_TYPE_SOURCE, "Analog 1") is None
-    assert play_media_tool("linn_pin", "3") == "play"
+    assert play_media_tool("linn_pin", "3") == "play_pin"  # review 30f V2
+    assert play_media_tool("linn_preset", "3") == "play_radio_preset"
+    assert play_media_tool("music", "http://radio.example/x.mp3") == "play"

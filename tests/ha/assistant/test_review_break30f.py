@@ -1,7 +1,8 @@
 """Break-it review 30f (branch break5), end to end: attacks on the guard that still succeed.
 
-Each test asserts the secure outcome and fails on today's code (marked xfail strict), so
-the suite stays green until the fix lands; then the mark must go.
+Each test asserts the secure outcome; each failed before its fix (V1: a clause that asks to
+find something names what to hear, and stop/pause are title words there too; V2: a pin's or
+preset's play_media, and linn.invoke_pin, are decided as play_pin / play_radio_preset).
 
 Findings:
 - V1 (medium): without an assistant entry of ours (core Claude or any Assist agent; the word
@@ -104,7 +105,6 @@ async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
         "search for Turn It Off in the living room",
     ],
 )
-@pytest.mark.xfail(strict=True, reason="review 30f finding V1")
 async def test_v1_a_title_the_user_asks_to_find_asks_for_standby(
     hass: HomeAssistant,
     emulator: LinnEmulator,
@@ -151,7 +151,6 @@ def _source(emulator: LinnEmulator) -> str:
         ("play_radio_preset", MEDIA_TYPE_PRESET, "3", "play radio preset 3 in the living room"),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="review 30f finding V2")
 async def test_v2_a_pin_or_preset_the_owner_turned_off_plays_through_play_media(
     hass: HomeAssistant,
     emulator: LinnEmulator,

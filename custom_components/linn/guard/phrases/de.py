@@ -121,7 +121,10 @@ LANGUAGE = Language(
     ),
     volume_words=frozenset({"lautstärke", "volume"}),
     level_before=frozenset({"auf", "mit"}),
-    hear_starts=rules("^spiel|spiele|spielen", "^hör|höre", "^ich will|möchte ... hören"),
+    hear_starts=rules(
+        "^spiel|spiele|spielen", "^hör|höre mal|dir|jetzt", "^ich will|möchte ... hören",
+        "^such|suche|finde",
+    ),
     fillers=frozenset(
         {"und", "dann", "aber", "na", "ach", "bitte", "jetzt", "ok", "okay", "also", "hey",
          "ähm", "äh", "so", "gut", "nun", "doch", "mal", "ja"}

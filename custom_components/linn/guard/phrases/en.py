@@ -94,7 +94,8 @@ LANGUAGE = Language(
     level_before=frozenset({"at"}),
     hear_starts=rules(
         "^play", "^play me", "^put on", "^listen to", "^i want to hear", "^i'd like to hear",
-        "^can|could you play", "^let's hear", "^i wanna hear",
+        "^can|could you play", "^let's hear", "^i wanna hear", "^find", "^search", "^look for",
+        "^look up", "^search for",
     ),
     fillers=frozenset(
         {"and", "then", "but", "also", "oh", "so", "hey", "ok", "okay", "well", "please",

@@ -96,7 +96,7 @@ LANGUAGE = Language(
     ),
     volume_words=frozenset({"volumen"}),
     level_before=frozenset({"a", "al"}),
-    hear_starts=rules("^reproduce", "^toca", "^quiero escuchar|oír"),
+    hear_starts=rules("^reproduce", "^toca", "^quiero escuchar|oír", "^busca|encuentra"),
     fillers=frozenset(
         {"y", "luego", "pero", "oye", "vale", "ok", "okay", "bueno", "venga", "eh", "ahora",
          "porfa", "pues", "a", "ver"}

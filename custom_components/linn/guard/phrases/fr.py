@@ -100,7 +100,7 @@ LANGUAGE = Language(
     ),
     volume_words=frozenset({"volume"}),
     level_before=frozenset({"à"}),
-    hear_starts=rules("^joue|jouer", "^je veux écouter|entendre"),
+    hear_starts=rules("^joue|jouer", "^je veux écouter|entendre", "^cherche|trouve|recherche"),
     fillers=frozenset(
         {"et", "puis", "mais", "ensuite", "alors", "bon", "ok", "okay", "euh", "eh", "hé",
          "maintenant", "bah", "ben", "allez", "oh"}

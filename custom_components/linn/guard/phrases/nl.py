@@ -82,7 +82,7 @@ LANGUAGE = Language(
     ),
     volume_words=frozenset({"volume", "geluid"}),
     level_before=frozenset({"op"}),
-    hear_starts=rules("^speel|speelt", "^ik wil ... horen"),
+    hear_starts=rules("^speel|speelt", "^ik wil ... horen", "^zoek|vind"),
     fillers=frozenset(
         {"en", "dan", "maar", "oké", "ok", "okay", "nou", "hé", "hey", "eh", "uh", "nu",
          "even", "alsjeblieft", "graag", "toch", "zo"}
