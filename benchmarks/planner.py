@@ -48,9 +48,9 @@ from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.agent.turn import AssistantTurn
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard.call import Turn
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.guard.plan import NoPlan, Plan
 from custom_components.linn.guard.turn_plans import PLAN_WAIT, TurnPlans
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist_with_unlimited_guard
 from testing.ha.streamers import async_setup_linn

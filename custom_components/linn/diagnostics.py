@@ -24,7 +24,7 @@ from .agent.memory import async_get_memory
 from .agent.runtime import AssistantConfigEntry
 from .agent.thinking_params import option_not_applied
 from .guard import ChainError
-from .guard.ha_adapter import DATA_GUARD
+from .tools.ha_adapter import DATA_GUARD
 
 TO_REDACT = {CONF_HOST, "presentation_url"}
 AUDIT_REDACT = {"user_id", "agent_id", "conversation_id"}

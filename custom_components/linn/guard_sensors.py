@@ -12,7 +12,7 @@ from homeassistant.helpers.dispatcher import async_dispatcher_connect
 
 from .approvals import SIGNAL_GUARD_CHANGED
 from .const import DOMAIN
-from .guard.ha_adapter import DATA_GUARD
+from .tools.ha_adapter import DATA_GUARD
 
 
 class GuardSensor(SensorEntity):

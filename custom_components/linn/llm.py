@@ -20,7 +20,12 @@ import probatio
 from .const import DOMAIN
 from .guard import Caller, InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure, Turn
 from .guard.engine import CONVERSATION_TAINT_SECONDS
-from .guard.ha_adapter import (
+from .llm_players import Player, async_players, control_state, state_result
+from .llm_schemas import schema_for_players, tool_schema
+from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
+from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
+from .player_areas import player_terms
+from .tools.ha_adapter import (
     DATA_GUARD,
     GuardRuntime,
     async_caller,
@@ -28,11 +33,6 @@ from .guard.ha_adapter import (
     hass_clock,
     turn_bounds,
 )
-from .llm_players import Player, async_players, control_state, state_result
-from .llm_schemas import schema_for_players, tool_schema
-from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
-from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
-from .player_areas import player_terms
 
 PREFIX = f"{DOMAIN}__"
 PROMPT = (

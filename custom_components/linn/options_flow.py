@@ -16,7 +16,7 @@ import probatio
 
 from .guard import OTHER_API_TOOLS
 from .guard.specs import TOOL_SPECS
-from .guard_options import (
+from .tools.guard_options import (
     DEFAULT_EXPIRY_MINUTES,
     DEFAULT_SOFT_LIMIT,
     OPT_EXPIRY,

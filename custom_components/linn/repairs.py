@@ -15,7 +15,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 
 from .const import DOMAIN
-from .guard.ha_adapter import DATA_GUARD, EVIDENCE_KEY
+from .tools.ha_adapter import DATA_GUARD, EVIDENCE_KEY
 
 KEEP = "keep_evidence"
 NEW_LOG = "new_log"

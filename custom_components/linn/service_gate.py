@@ -60,10 +60,10 @@ from homeassistant.util.hass_dict import HassKey
 from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
 from .guard.engine import MSG_NO_USER, MSG_TURNED_OFF
-from .guard.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
 from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
 from .llm_players import async_players, control_state
 from .llm_tools import TOOLS_BY_NAME
+from .tools.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
 
 if TYPE_CHECKING:
     from .guard import Caller

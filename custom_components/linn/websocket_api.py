@@ -18,7 +18,7 @@ import probatio
 
 from .approvals import async_decide
 from .approvals_snapshot import Viewer, build_snapshot
-from .guard.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
+from .tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
 
 SUBSCRIBE = "linn/approvals/subscribe"
 DECIDE = "linn/approvals/decide"

@@ -30,7 +30,7 @@ from custom_components.linn.approvals import (
 from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome, args_hash
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, call
 from testing.ha.streamers import ENTITY_ID

@@ -10,7 +10,7 @@ from homeassistant.helpers import llm
 import pytest
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator, PlaybackState
 from testing.ha.assist_api import PLAYER, assist, call, call_tool
 from testing.ha.streamers import ENTITY_ID

@@ -18,11 +18,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn import llm_schemas
 from custom_components.linn.guard import InvalidArgument
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.llm_players import async_players
 from custom_components.linn.llm_schemas import MAX_SCHEMAS, schema_for_players, tool_schema
 from custom_components.linn.llm_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFacts
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, call
 from testing.ha.streamers import ENTITY_ID

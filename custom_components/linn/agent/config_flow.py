@@ -30,8 +30,8 @@ from homeassistant.helpers.selector import (
 import probatio
 
 from ..const import DOMAIN
-from ..guard_options import GUARD_OPTIONS
 from ..options_flow import checked_guard_input, guard_schema, notify_services
+from ..tools.guard_options import GUARD_OPTIONS
 from .client import async_check_key, async_create_client, async_list_models
 from .const import (
     CONF_BASE_URL,

@@ -17,8 +17,8 @@ from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..guard import Answer, Caller, PendingKind, PendingRequest, Turn, match_answer
-from ..guard.ha_adapter import DATA_GUARD
 from ..service_gate import CONFIRMED
+from ..tools.ha_adapter import DATA_GUARD
 from .replies import Say, say
 from .waiting_tools import async_waiting_tool
 

@@ -17,8 +17,8 @@ import probatio
 
 from ..const import DOMAIN
 from ..guard import Access, InvalidArgument, RiskFacts, ToolCall, ToolSpec, clean_text
-from ..guard.ha_adapter import DATA_GUARD, async_caller, current_turn
 from ..llm import GuardedTool
+from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
 from .memory import FACT_ID, MAX_FACT_CHARS, MAX_FACTS, AssistantMemory, MemoryFull
 
 REMEMBER: Final = "remember"

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from homeassistant.core import HomeAssistant
 
 from ..guard import Caller, Turn
-from ..guard.ha_adapter import DATA_GUARD
 from ..guard.plan import NoPlan, Plan
+from ..tools.ha_adapter import DATA_GUARD
 from .const import CONF_MODEL, option
 from .planner import async_plan_counted, planning_request
 from .runtime import AssistantConfigEntry

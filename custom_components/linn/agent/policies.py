@@ -14,7 +14,7 @@ from homeassistant.core import HomeAssistant, callback
 from ..entity_entries import async_entry_of_entity
 from ..guard import AgentSettings
 from ..guard.engine import AgentSettingsLookup
-from ..guard_options import agent_settings
+from ..tools.guard_options import agent_settings
 from .const import is_assistant_data
 
 

@@ -10,7 +10,7 @@ import anthropic
 from homeassistant.config_entries import ConfigEntry
 
 from ..guard import CircuitBreaker
-from ..guard.ha_adapter import hass_clock
+from ..tools.ha_adapter import hass_clock
 from .caching import CacheReport
 from .const import MODEL_TIMEOUT
 from .history import ConversationStore

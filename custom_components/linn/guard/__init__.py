@@ -1,8 +1,8 @@
 """The guard: a policy engine between any caller (an LLM agent) and the Linn tools.
 
-Pure Python, no Home Assistant imports (apart from `ha_adapter`, which nothing here
-imports): it takes a typed call and returns a decision plus an audit record, so every
-control is unit-testable without Home Assistant.
+Pure Python, no Home Assistant imports (its Home Assistant glue is in `tools/`): it takes
+a typed call and returns a decision plus an audit record, so every control is unit-testable
+without Home Assistant.
 """
 
 from .audit import AuditLog, AuditRecord, ChainError, verify_chain

@@ -10,7 +10,7 @@ import pytest
 
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for

@@ -25,7 +25,7 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.agent.messages import TRIMMED_RESULT
 from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard.ha_adapter import DATA_GUARD, STORAGE_KEY, STORAGE_VERSION
+from custom_components.linn.tools.ha_adapter import DATA_GUARD, STORAGE_KEY, STORAGE_VERSION
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.helpers import wait_for

@@ -25,7 +25,7 @@ import pytest
 
 from custom_components.linn.agent.const import CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.agent.usage import PRICES, PRICES_DATED, Usage
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for

@@ -7,7 +7,7 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned
 from testing.ha.injected_titles import show_title

@@ -18,8 +18,8 @@ from syrupy.assertion import SnapshotAssertion
 from custom_components.linn.agent.const import CONF_INSTRUCTIONS, CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import OTHER_API_TOOLS
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 

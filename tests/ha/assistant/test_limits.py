@@ -20,7 +20,7 @@ from custom_components.linn.agent.const import (
 )
 from custom_components.linn.agent.prompt import SYSTEM_PROMPT
 from custom_components.linn.agent.usage import WEIGHTED_TOKENS
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUse
 from testing.ha.streamers import ENTITY_ID

@@ -21,7 +21,7 @@ from custom_components.linn.agent.const import (
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.agent.usage import COST, TOKENS, WEIGHTED_TOKENS
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for

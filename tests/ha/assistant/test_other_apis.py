@@ -14,7 +14,7 @@ from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.agent.messages import API_CONTEXT_TAG
 from custom_components.linn.agent.prompt import API_CONTEXT_PROMPT, SYSTEM_PROMPT
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.streamers import ENTITY_ID

@@ -24,7 +24,7 @@ from custom_components.linn.agent import planner
 from custom_components.linn.agent.memory import async_get_memory
 from custom_components.linn.agent.planner import PLAN_TOOL
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import (
     ApiError,

@@ -22,8 +22,8 @@ from custom_components.linn.agent.const import (
     DEFAULT_OPTIONS,
 )
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import ApiError, FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.helpers import wait_for

@@ -53,7 +53,7 @@ from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
 import pytest
 
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change
 from testing.ha.injected_titles import show_title

@@ -66,8 +66,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.client import SHARES_HTTP_CLIENT
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.core_agent import core_claude_agent

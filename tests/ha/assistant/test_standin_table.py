@@ -18,7 +18,7 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.linn.agent.const import DEFAULT_OPTIONS
 from custom_components.linn.agent.memory import async_get_memory
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from linn_emulator.model import EmulatedDeviceState, PlaybackState
 from scripts.standin_model import plan_answer, respond

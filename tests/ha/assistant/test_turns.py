@@ -12,8 +12,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.streamers import ENTITY_ID

@@ -29,8 +29,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_BASE_URL, CONF_MODEL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import AuditRecord, ChainError, PendingKind
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
-from custom_components.linn.guard_options import OPT_POLICIES
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
 from testing.fake_anthropic import FakeAnthropic, planned

@@ -24,8 +24,8 @@ from homeassistant.helpers import entity_registry as er
 from custom_components.linn.agent.memory import async_get_memory
 from custom_components.linn.guard import Outcome
 from custom_components.linn.guard.breaker import CircuitBreaker
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
 from custom_components.linn.service_gate import GATE_RECORDS
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from linn_emulator.panel import Panel
 from testing.fake_anthropic import FakeAnthropic

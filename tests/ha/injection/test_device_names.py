@@ -18,7 +18,7 @@ from homeassistant.core import Context
 from homeassistant.helpers import entity_registry as er
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from testing.fake_anthropic import RecordedRequest
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for

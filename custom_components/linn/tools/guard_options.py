@@ -16,12 +16,12 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 
-from .const import DOMAIN
-from .guard import OTHER_API_TOOLS, AgentSettings, PlayerSettings, Policy, QuietHours, strictest
-from .guard.pending import DEFAULT_EXPIRY
-from .guard.policy import DEFAULT_POLICIES
-from .guard.risk import SOFT_LIMIT_SHARE
-from .guard.specs import TOOL_SPECS
+from ..const import DOMAIN
+from ..guard import OTHER_API_TOOLS, AgentSettings, PlayerSettings, Policy, QuietHours, strictest
+from ..guard.pending import DEFAULT_EXPIRY
+from ..guard.policy import DEFAULT_POLICIES
+from ..guard.risk import SOFT_LIMIT_SHARE
+from ..guard.specs import TOOL_SPECS
 
 OPT_POLICIES: Final = "policies"
 OPT_SOFT_LIMIT: Final = "soft_limit_percent"

@@ -19,12 +19,12 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import DOMAIN
-from .audit import AuditLog, ChainError
-from .call import Caller, Turn
-from .engine import Guard
-from .shortids import ShortIds
-from .specs import TOOL_SPECS
-from .turn_plans import TurnPlans
+from ..guard.audit import AuditLog, ChainError
+from ..guard.call import Caller, Turn
+from ..guard.engine import Guard
+from ..guard.shortids import ShortIds
+from ..guard.specs import TOOL_SPECS
+from ..guard.turn_plans import TurnPlans
 
 _LOGGER = logging.getLogger(__name__)
 
