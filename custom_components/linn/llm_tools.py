@@ -28,12 +28,12 @@ import probatio
 
 from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
 from .guard import InvalidArgument, RiskFacts
-from .guard.shortids import MediaRef, ShortIds
 from .guard.untrusted import UNTRUSTED_NOTE, clean_text
 from .llm_players import NAME_CHARS, Player, state_result
 from .lpec import Capability, LpecError, PlaybackState, Service
 from .media_browser import async_search
 from .play_queue import MEDIA_TYPE_QUEUE, async_search_queue
+from .tools.shortids import MediaRef, ShortIds
 
 QUERY_CHARS = 100
 MAX_RESULTS = 20

@@ -15,7 +15,6 @@ from homeassistant.helpers import selector
 import probatio
 
 from .guard import OTHER_API_TOOLS
-from .guard.specs import TOOL_SPECS
 from .tools.guard_options import (
     DEFAULT_EXPIRY_MINUTES,
     DEFAULT_SOFT_LIMIT,
@@ -28,6 +27,7 @@ from .tools.guard_options import (
     default_policy,
     policy_choices,
 )
+from .tools.specs import TOOL_SPECS
 
 NOTIFY_DOMAIN = "notify"
 

@@ -17,7 +17,6 @@ import pytest
 import yaml
 
 from custom_components.linn.guard.phrases import LANGUAGES
-from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.guard.utterance import (
     has_rules,
     request_text,
@@ -25,6 +24,7 @@ from custom_components.linn.guard.utterance import (
     utterance_asks_for,
     volume_numbers,
 )
+from custom_components.linn.tools.specs import TOOL_SPECS
 
 DATA = Path(__file__).parent / "paraphrases"
 CURRENT = 30

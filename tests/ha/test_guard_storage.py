@@ -20,7 +20,6 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import AuditLog, Guard, Outcome
-from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.tools.ha_adapter import (
     ANCHOR_KEY,
     AUDIT_ISSUE,
@@ -30,6 +29,7 @@ from custom_components.linn.tools.ha_adapter import (
     STORAGE_VERSION,
     GuardRuntime,
 )
+from custom_components.linn.tools.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 from testing.helpers import wait_for

@@ -18,13 +18,13 @@ from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Guard
-from custom_components.linn.guard.specs import TOOL_SPECS
 from custom_components.linn.tools.ha_adapter import (
     AUDIT_ISSUE,
     DATA_GUARD,
     STORAGE_KEY,
     GuardRuntime,
 )
+from custom_components.linn.tools.specs import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 

@@ -18,8 +18,8 @@ from homeassistant.helpers import entity_registry as er
 
 from ..const import DOMAIN
 from ..guard import OTHER_API_TOOLS, Guard, PlayerSettings
-from ..guard.specs import TOOL_SPECS
 from ..tools.ha_adapter import DATA_GUARD
+from ..tools.specs import TOOL_SPECS
 from .const import is_assistant_data
 from .runtime import AssistantConfigEntry
 

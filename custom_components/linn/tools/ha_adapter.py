@@ -22,9 +22,9 @@ from ..const import DOMAIN
 from ..guard.audit import AuditLog, ChainError
 from ..guard.call import Caller, Turn
 from ..guard.engine import Guard
-from ..guard.shortids import ShortIds
-from ..guard.specs import TOOL_SPECS
 from ..guard.turn_plans import TurnPlans
+from .shortids import ShortIds
+from .specs import TOOL_SPECS
 
 _LOGGER = logging.getLogger(__name__)
 

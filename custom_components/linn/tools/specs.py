@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .decisions import Access, Policy
-from .policy import ToolSpec
+from ..guard.decisions import Access, Policy
+from ..guard.policy import ToolSpec
 
 DEVICE_TIMEOUT = 3.0
 SEARCH_TIMEOUT = 10.0
