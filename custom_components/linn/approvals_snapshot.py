@@ -13,7 +13,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 
 from .guard import AuditRecord, Guard, Outcome, PendingKind, PendingRequest
-from .guard.engine import NOTE_CONFIRMED
+from .guard.messages import NOTE_CONFIRMED
 
 RISK_PREFIX = "risk: "
 

@@ -19,7 +19,7 @@ import probatio
 
 from .const import DOMAIN
 from .guard import Caller, InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure, Turn
-from .guard.engine import CONVERSATION_TAINT_SECONDS
+from .guard.taint import CONVERSATION_TAINT_SECONDS
 from .llm_players import Player, async_players, control_state, state_result
 from .llm_schemas import schema_for_players, tool_schema
 from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players

@@ -59,7 +59,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
-from .guard.engine import MSG_NO_USER, MSG_TURNED_OFF
+from .guard.messages import MSG_NO_USER, MSG_TURNED_OFF
 from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
 from .llm_players import async_players, control_state
 from .llm_tools import TOOLS_BY_NAME

@@ -52,7 +52,7 @@ from custom_components.linn.guard import (
     ToolSpec,
     Turn,
 )
-from custom_components.linn.guard.engine import (
+from custom_components.linn.guard.messages import (
     MSG_NOT_ASKED,
     MSG_NOT_ASKED_CONVERSATION,
     MSG_NOT_ASKED_WORDS,

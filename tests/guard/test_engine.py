@@ -21,14 +21,14 @@ from custom_components.linn.guard import (
     ToolCall,
     Turn,
 )
-from custom_components.linn.guard.engine import (
-    DECISIONS_PER_MINUTE,
-    NOTE_CONFIRMED,
+from custom_components.linn.guard.engine import DECISIONS_PER_MINUTE
+from custom_components.linn.guard.messages import NOTE_CONFIRMED
+from custom_components.linn.guard.pending import PendingStatus
+from custom_components.linn.guard.records import (
     REFUSAL_WINDOW,
     REFUSALS_PER_WINDOW,
     REFUSED_CALLS_PER_WINDOW,
 )
-from custom_components.linn.guard.pending import PendingStatus
 
 from .calls import asked, call, check_audit_invariant
 from .conftest import ADMIN, ALICE, BOB, GUEST, NOBODY, SPECS, FakeClock, Player, PlayerHandler

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from custom_components.linn.guard import Guard, Outcome, Turn
-from custom_components.linn.guard.engine import (
+from custom_components.linn.guard.messages import (
     MSG_ASK_AGAIN,
     MSG_NOT_ASKED,
     MSG_NOT_ASKED_CONVERSATION,

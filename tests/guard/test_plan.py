@@ -19,7 +19,7 @@ from custom_components.linn.guard import (
     ToolSpec,
     Turn,
 )
-from custom_components.linn.guard.engine import (
+from custom_components.linn.guard.messages import (
     MSG_ASK_AGAIN,
     MSG_NOT_ASKED,
     MSG_NOT_ASKED_CONVERSATION,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from custom_components.linn.guard import Guard, Outcome, PlayerTerms, ToolCall, Turn
-from custom_components.linn.guard.engine import MSG_NOT_THIS_PLAYER, MSG_NOT_THIS_PLAYER_WORDS
+from custom_components.linn.guard.messages import MSG_NOT_THIS_PLAYER, MSG_NOT_THIS_PLAYER_WORDS
 from custom_components.linn.guard.plan import Plan, PlannedChange
 from custom_components.linn.guard.utterance import players_named
 

@@ -18,7 +18,7 @@ from custom_components.linn.guard import (
     ToolSpec,
     Turn,
 )
-from custom_components.linn.guard.engine import MSG_NOT_ASKED_CONVERSATION
+from custom_components.linn.guard.messages import MSG_NOT_ASKED_CONVERSATION
 
 from .calls import check_audit_invariant
 from .conftest import ALICE, SPECS, FakeClock, Player, PlayerHandler

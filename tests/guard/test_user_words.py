@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from custom_components.linn.guard import Guard, Outcome, Turn
-from custom_components.linn.guard.engine import (
+from custom_components.linn.guard.messages import (
     MSG_NOT_ASKED_CONVERSATION,
     MSG_NOT_ASKED_WORDS,
     MSG_SAY_THE_VOLUME,

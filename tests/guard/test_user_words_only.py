@@ -16,7 +16,7 @@ from custom_components.linn.guard import (
     ToolSpec,
     Turn,
 )
-from custom_components.linn.guard.engine import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
+from custom_components.linn.guard.messages import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
 
 from .conftest import ALICE, NOBODY, SPECS, FakeClock, Player, PlayerHandler
 

@@ -11,12 +11,14 @@ from .call import Caller, ToolCall, Turn
 from .canonical import args_hash, canonical_json
 from .clock import Clock, system_clock
 from .decisions import Access, Outcome, Policy
-from .engine import Guard, GuardResult, InvalidArgument, PlayerTerms, ToolFailure, ToolHandler
+from .engine import Guard
+from .handler import InvalidArgument, PlayerTerms, ToolFailure, ToolHandler
 from .idempotency import IdempotencyCache
 from .ledger import Ledger
 from .limits import RateLimiter
 from .pending import PendingBook, PendingKind, PendingRequest
 from .policy import DEFAULT_POLICIES, OTHER_API_TOOLS, ToolSpec
+from .records import GuardResult
 from .risk import QuietHours, RiskFacts, RiskSignal
 from .settings import AgentSettings, PlayerSettings, strictest
 from .untrusted import clean_text

@@ -5,7 +5,7 @@ list of change kinds, never a tool result or a name a device chose) answers with
 changes a turn asks for. This module holds the plan's schema, the checks in code that a
 planner's answer must pass, and the match between a change a model wants to make and the
 plan. After device text was read, a change runs only when a planned change allows it
-(engine.py); a turn whose plan is late, missing or invalid has NoPlan, and each of its
+(checks.py); a turn whose plan is late, missing or invalid has NoPlan, and each of its
 changes then waits for the user's yes.
 """
 

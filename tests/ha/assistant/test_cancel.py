@@ -9,7 +9,7 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.engine import MSG_CANCELLED
+from custom_components.linn.guard.messages import MSG_CANCELLED
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse

@@ -20,7 +20,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.linn.agent.memory import MAX_FACTS, STORAGE_KEY, async_get_memory
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome
-from custom_components.linn.guard.engine import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
+from custom_components.linn.guard.messages import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse

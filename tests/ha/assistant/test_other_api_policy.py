@@ -19,7 +19,7 @@ import voluptuous as vol
 
 from custom_components.linn.agent.const import CONF_LLM_APIS, DEFAULT_OPTIONS
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
-from custom_components.linn.guard.engine import MSG_NOT_ASKED_CONVERSATION
+from custom_components.linn.guard.messages import MSG_NOT_ASKED_CONVERSATION
 from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator

@@ -31,7 +31,7 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.agent.usage import WEIGHTED_TOKENS
 from custom_components.linn.const import MEDIA_TYPE_SOURCE
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
-from custom_components.linn.guard.engine import NOTE_CONFIRMED
+from custom_components.linn.guard.messages import NOTE_CONFIRMED
 from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator

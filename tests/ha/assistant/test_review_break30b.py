@@ -3,7 +3,7 @@
 Each test asserts the secure outcome. They failed (xfail strict) until the fix: X1, a
 name counts only whole against every player's longer names; X2, before device text a
 change may not land on a player other than the one the user's words name (both in
-`utterance.players_named` and `Guard._players_named`; tests/guard/test_players_named.py).
+`utterance.players_named` and `guard/checks.players_named`; tests/guard/test_players_named.py).
 
 Findings:
 - X1 (medium): after device text, a player's name inside a longer name the user said
