@@ -34,8 +34,8 @@ from benchmarks.hass import async_setup_http, home_assistant
 from benchmarks.stats import machine, summarize
 from custom_components.linn.guard import GuardResult, ToolCall
 from custom_components.linn.llm import LinnHandler
-from custom_components.linn.llm_tools import TOOLS_BY_NAME
 from custom_components.linn.tools.ha_adapter import DATA_GUARD, async_caller, current_turn
+from custom_components.linn.tools.linn_tools import TOOLS_BY_NAME
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist_with_unlimited_guard
 from testing.ha.streamers import async_setup_linn

@@ -20,9 +20,6 @@ import probatio
 from .const import DOMAIN
 from .guard import Caller, InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure, Turn
 from .guard.taint import CONVERSATION_TAINT_SECONDS
-from .llm_players import Player, async_players, control_state, state_result
-from .llm_schemas import schema_for_players, tool_schema
-from .llm_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
 from .player_areas import player_terms
 from .tools.ha_adapter import (
@@ -33,6 +30,9 @@ from .tools.ha_adapter import (
     hass_clock,
     turn_bounds,
 )
+from .tools.linn_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
+from .tools.players import Player, async_players, control_state, state_result
+from .tools.schemas import schema_for_players, tool_schema
 
 PREFIX = f"{DOMAIN}__"
 PROMPT = (

@@ -61,9 +61,9 @@ from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
 from .guard.messages import MSG_NO_USER, MSG_TURNED_OFF
 from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
-from .llm_players import async_players, control_state
-from .llm_tools import TOOLS_BY_NAME
 from .tools.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
+from .tools.linn_tools import TOOLS_BY_NAME
+from .tools.players import async_players, control_state
 
 if TYPE_CHECKING:
     from .guard import Caller

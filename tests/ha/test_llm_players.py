@@ -8,7 +8,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 import pytest
 
-from custom_components.linn.llm_players import async_players
+from custom_components.linn.tools.players import async_players
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist, call
 from testing.ha.streamers import ENTITY_ID, OTHER_UDN

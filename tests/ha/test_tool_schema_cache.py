@@ -1,7 +1,7 @@
 """Compiled tool schemas are reused, and a change on the device is seen on the very next call.
 
 The guard re-checks every call against a schema built from the live players. Building it
-is cached under the facts it is built from (llm_schemas.py); these tests change those
+is cached under the facts it is built from (tools/schemas.py); these tests change those
 facts on the emulated device and call again at once, through the Assist API.
 """
 
@@ -16,13 +16,13 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn import llm_schemas
 from custom_components.linn.guard import InvalidArgument
 from custom_components.linn.llm import LinnHandler
-from custom_components.linn.llm_players import async_players
-from custom_components.linn.llm_schemas import MAX_SCHEMAS, schema_for_players, tool_schema
-from custom_components.linn.llm_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFacts
+from custom_components.linn.tools import schemas as schema_cache
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
+from custom_components.linn.tools.linn_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFacts
+from custom_components.linn.tools.players import async_players
+from custom_components.linn.tools.schemas import MAX_SCHEMAS, schema_for_players, tool_schema
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, call
 from testing.ha.streamers import ENTITY_ID
@@ -146,7 +146,7 @@ def test_the_cache_is_bounded_and_keeps_the_most_recent() -> None:
     definition = TOOLS_BY_NAME["set_volume"]
     facts = [SchemaFacts((PLAYER,), volume_max=limit) for limit in range(MAX_SCHEMAS + 50)]
     schemas = [tool_schema(definition, each) for each in facts]
-    assert len(llm_schemas._schemas) <= MAX_SCHEMAS
+    assert len(schema_cache._schemas) <= MAX_SCHEMAS
     assert tool_schema(definition, facts[-1]) is schemas[-1]  # still cached
     assert tool_schema(definition, facts[0]) is not schemas[0]  # evicted, built again
     with pytest.raises(probatio.Invalid):

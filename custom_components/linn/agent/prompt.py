@@ -24,8 +24,8 @@ import probatio
 
 from ..const import DOMAIN
 from ..llm import PREFIX
-from ..llm_players import Player
 from ..player_areas import device_area, player_area
+from ..tools.players import Player
 
 _LOGGER = logging.getLogger(__name__)
 

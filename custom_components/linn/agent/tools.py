@@ -31,10 +31,10 @@ from ..guard import (
 )
 from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, GuardedTool, LinnTool
-from ..llm_players import async_players
-from ..llm_tools import TOOLS
 from ..service_gate import GATE_FAILURES, gate_refusals
 from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
+from ..tools.linn_tools import TOOLS
+from ..tools.players import async_players
 from .exposed_names import async_exposed_names
 from .memory import async_get_memory
 from .memory_tools import ForgetTool, RememberTool

@@ -22,9 +22,9 @@ from homeassistant.helpers import issue_registry as ir, llm
 from ..const import DOMAIN
 from ..guard import OTHER_API_TOOLS, Policy
 from ..guard.plan import NoPlan, Plan
-from ..llm_players import async_players
 from ..service_gate import ASSISTANT
 from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..tools.players import async_players
 from .caching import cache_report
 from .confirm import async_resolve_confirmation
 from .const import (

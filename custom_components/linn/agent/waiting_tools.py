@@ -14,8 +14,8 @@ from homeassistant.helpers import llm
 
 from ..guard import PendingRequest
 from ..llm import PREFIX, LinnTool
-from ..llm_players import async_players
-from ..llm_tools import TOOLS_BY_NAME
+from ..tools.linn_tools import TOOLS_BY_NAME
+from ..tools.players import async_players
 from .const import CONF_LLM_APIS, option
 from .policies import async_assistant_entry
 from .tools import FOREIGN_PREFIX, ForeignTool

@@ -11,10 +11,10 @@ from homeassistant.components.media_player import DOMAIN as MEDIA_PLAYER_DOMAIN
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
-from .const import DOMAIN
-from .grouping import async_device_for_entity
-from .guard.untrusted import UNTRUSTED_NOTE, clean_text
-from .lpec import LinnDevice
+from ..const import DOMAIN
+from ..grouping import async_device_for_entity
+from ..guard.untrusted import UNTRUSTED_NOTE, clean_text
+from ..lpec import LinnDevice
 
 NAME_CHARS = 60
 

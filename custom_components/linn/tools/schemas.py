@@ -14,8 +14,8 @@ from typing import Any
 
 import probatio
 
-from .llm_players import Player
-from .llm_tools import SchemaFacts, ToolDef
+from .linn_tools import SchemaFacts, ToolDef
+from .players import Player
 
 MAX_SCHEMAS = 256
 """Plenty for every tool under a few sets of facts; the least recently used goes first."""

@@ -9,7 +9,7 @@ schema: select_source checks the name in code.
 A schema is built from SchemaFacts alone (player names, the highest volume limit, pin and
 preset ids, taken from the live players on every call), never from a player:
 a schema compiled once for equal facts is the one the players would give now, so it can be
-reused (llm_schemas.py) without ever being stale.
+reused (tools/schemas.py) without ever being stale.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from homeassistant.components.media_player import (
 from homeassistant.core import HomeAssistant
 import probatio
 
-from .const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
-from .guard import InvalidArgument, RiskFacts
-from .guard.untrusted import UNTRUSTED_NOTE, clean_text
-from .llm_players import NAME_CHARS, Player, state_result
-from .lpec import Capability, LpecError, PlaybackState, Service
-from .media_browser import async_search
-from .play_queue import MEDIA_TYPE_QUEUE, async_search_queue
-from .tools.shortids import MediaRef, ShortIds
+from ..const import MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from ..guard import InvalidArgument, RiskFacts
+from ..guard.untrusted import UNTRUSTED_NOTE, clean_text
+from ..lpec import Capability, LpecError, PlaybackState, Service
+from ..media_browser import async_search
+from ..play_queue import MEDIA_TYPE_QUEUE, async_search_queue
+from .players import NAME_CHARS, Player, state_result
+from .shortids import MediaRef, ShortIds
 
 QUERY_CHARS = 100
 MAX_RESULTS = 20
