@@ -21,7 +21,9 @@ from .agent.const import is_assistant_data
 from .agent.migration import weighted_token_budgets
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
-from .approvals import async_setup_guarded_tools
+from .approvals.dashboard_card import async_register_card
+from .approvals.flow import async_setup_guarded_tools
+from .approvals.websocket_api import async_setup_websocket_api
 from .const import (
     ACTION_TIMEOUT,
     CONF_SERVICE_VERSIONS,
@@ -30,13 +32,11 @@ from .const import (
     KEEPALIVE_INTERVAL,
     RECONNECT_MAX,
 )
-from .dashboard_card import async_register_card
 from .entity import streamer_device_info
 from .grouping import async_watch_groups
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
 from .udn import normalize_udn
-from .websocket_api import async_setup_websocket_api
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 
-from .approvals import SIGNAL_GUARD_CHANGED
+from .approvals.flow import SIGNAL_GUARD_CHANGED
 from .const import DOMAIN
 from .tools.ha_adapter import DATA_GUARD
 

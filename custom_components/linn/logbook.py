@@ -12,7 +12,7 @@ from homeassistant.components.logbook import (
 )
 from homeassistant.core import Event, HomeAssistant, callback
 
-from .approvals import EVENT_REQUESTED, EVENT_RESOLVED
+from .approvals.flow import EVENT_REQUESTED, EVENT_RESOLVED
 from .const import DOMAIN
 
 REQUESTED_MESSAGE = "an assistant request is waiting for an administrator"

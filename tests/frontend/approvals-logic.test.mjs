@@ -5,7 +5,7 @@ import { test } from "node:test";
 import {
   cardState, clockOffset, describeCall, describeWhy, formatCountdown, livePending,
   normalizeConfig, outcomeLabel, secondsLeft,
-} from "../../custom_components/linn/frontend/approvals-logic.js";
+} from "../../custom_components/linn/approvals/frontend/approvals-logic.js";
 
 const NOW = Date.parse("2026-10-20T12:00:00Z");
 

@@ -20,14 +20,14 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.linn import logbook
-from custom_components.linn.approvals import (
+from custom_components.linn.approvals.flow import (
     EVENT_MOBILE_ACTION,
     EVENT_REQUESTED,
     EVENT_RESOLVED,
     WAITING_NOTIFICATION_ID as WAITING,
     async_setup_guarded_tools,
 )
-from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
+from custom_components.linn.approvals.snapshot import Viewer, build_snapshot
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.guard import Outcome, args_hash
 from custom_components.linn.tools.ha_adapter import DATA_GUARD

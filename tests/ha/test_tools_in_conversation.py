@@ -15,7 +15,7 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.approvals_snapshot import Viewer, build_snapshot
+from custom_components.linn.approvals.snapshot import Viewer, build_snapshot
 from custom_components.linn.guard import Outcome
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator

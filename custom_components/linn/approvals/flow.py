@@ -36,12 +36,12 @@ from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.util.hass_dict import HassKey
 import probatio
 
-from .agent.policies import async_agent_settings_lookup
-from .const import DOMAIN
-from .guard import Caller, GuardResult, Outcome, PendingKind, PendingRequest
-from .llm import LinnHandler, tool_definition
-from .tools.guard_options import async_settings_lookup
-from .tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_setup_guard
+from ..agent.policies import async_agent_settings_lookup
+from ..const import DOMAIN
+from ..guard import Caller, GuardResult, Outcome, PendingKind, PendingRequest
+from ..llm import LinnHandler, tool_definition
+from ..tools.guard_options import async_settings_lookup
+from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_setup_guard
 
 _LOGGER = logging.getLogger(__name__)
 

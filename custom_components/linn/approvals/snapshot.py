@@ -12,8 +12,8 @@ from typing import Any
 from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 
-from .guard import AuditRecord, Guard, Outcome, PendingKind, PendingRequest
-from .guard.messages import NOTE_CONFIRMED
+from ..guard import AuditRecord, Guard, Outcome, PendingKind, PendingRequest
+from ..guard.messages import NOTE_CONFIRMED
 
 RISK_PREFIX = "risk: "
 

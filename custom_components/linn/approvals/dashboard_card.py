@@ -7,7 +7,7 @@ from pathlib import Path
 
 from homeassistant.core import HomeAssistant
 
-from .const import DOMAIN
+from ..const import DOMAIN
 
 FRONTEND_DIR = Path(__file__).parent / "frontend"
 CARD_FILE = "linn-approvals-card.js"

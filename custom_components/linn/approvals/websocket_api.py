@@ -16,9 +16,9 @@ from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, callback
 from homeassistant.helpers.event import async_track_point_in_utc_time
 import probatio
 
-from .approvals import async_decide
-from .approvals_snapshot import Viewer, build_snapshot
-from .tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
+from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
+from .flow import async_decide
+from .snapshot import Viewer, build_snapshot
 
 SUBSCRIBE = "linn/approvals/subscribe"
 DECIDE = "linn/approvals/decide"
