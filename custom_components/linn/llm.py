@@ -25,6 +25,7 @@ from .player_areas import player_terms
 from .tools.ha_adapter import (
     DATA_GUARD,
     GuardRuntime,
+    active_chat_log,
     async_caller,
     async_planned_turn,
     hass_clock,
@@ -240,7 +241,7 @@ def remember_untied_llm_context(hass: HomeAssistant, llm_context: llm.LLMContext
     inside a chat log (any conversation agent, AI tasks), the chat log tells it already.
     """
     context = llm_context.context
-    if context is None or _in_chat_log():
+    if context is None or active_chat_log() is not None:
         return
     # the rest of this task (the MCP server builds the instance, then calls its tool in the
     # same task) knows it: an intent that calls a player's method directly passes no context
@@ -269,16 +270,6 @@ def untied_llm_call(hass: HomeAssistant, context: Context | None) -> bool:
         and seen[0] == context.user_id
         and hass_clock().timestamp() - seen[1] < CONVERSATION_TAINT_SECONDS
     )
-
-
-def _in_chat_log() -> bool:
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            current_chat_log,
-        )
-    except ImportError:
-        return False
-    return current_chat_log.get() is not None
 
 
 class LinnTool(GuardedTool):

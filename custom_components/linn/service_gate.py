@@ -61,7 +61,13 @@ from .const import DOMAIN
 from .guard import Outcome, PendingKind, ToolCall, ToolFailure
 from .guard.messages import MSG_NO_USER, MSG_TURNED_OFF
 from .llm import API_CONTEXT, LinnHandler, note_unguarded_results, untied_llm_call
-from .tools.ha_adapter import DATA_GUARD, async_caller, async_planned_turn, current_turn
+from .tools.ha_adapter import (
+    DATA_GUARD,
+    active_chat_log,
+    async_caller,
+    async_planned_turn,
+    current_turn,
+)
 from .tools.linn_tools import TOOLS_BY_NAME
 from .tools.players import async_players, control_state
 
@@ -139,14 +145,7 @@ def direct_call_context() -> Context | None:
     user), else none (the default agent has no API; a timer's command runs with no user).
     With no chat log: the Assist API instance's last built in this task (the MCP server's).
     """
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            current_chat_log,
-        )
-    except ImportError:
-        chat_log = None
-    else:
-        chat_log = current_chat_log.get()
+    chat_log = active_chat_log()
     if chat_log is not None:
         return chat_log.llm_api.llm_context.context if chat_log.llm_api is not None else None
     return API_CONTEXT.get()
@@ -154,13 +153,7 @@ def direct_call_context() -> Context | None:
 
 def in_conversation() -> bool:
     """Whether the current call runs inside a conversation turn (a chat log is set)."""
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            current_chat_log,
-        )
-    except ImportError:  # conversation cannot load: no turn can run either
-        return False
-    return current_chat_log.get() is not None
+    return active_chat_log() is not None
 
 
 def turn_agent() -> str | None:
@@ -173,16 +166,11 @@ def turn_agent() -> str | None:
     None: no chat log, or nothing of this turn's agent in it yet (the first tool of a
     streamed reply runs before its message is added).
     """
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            UserContent,
-            current_chat_log,
-        )
-    except ImportError:  # conversation cannot load: no turn can run either
-        return None
-    chat_log = current_chat_log.get()
+    chat_log = active_chat_log()
     if chat_log is None:
         return None
+    from homeassistant.components.conversation.chat_log import UserContent  # noqa: PLC0415
+
     for content in reversed(chat_log.content):
         if isinstance(content, UserContent):  # the turn starts here: an earlier one's agent
             return None

@@ -303,6 +303,21 @@ async def async_planned_turn(
     return replace(turn, plan=plan) if plan is not None else turn
 
 
+def active_chat_log() -> Any:
+    """Home Assistant's chat log of the conversation turn this code runs in, or None.
+
+    Imported here, not at the top: the conversation component may be unable to load, and
+    then no turn can run either.
+    """
+    try:
+        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+            current_chat_log,
+        )
+    except ImportError:
+        return None
+    return current_chat_log.get()
+
+
 def current_turn(language: str | None, earlier: int = 0) -> Turn:
     """The conversation turn a tool runs in, from Home Assistant's current chat log.
 
@@ -311,17 +326,14 @@ def current_turn(language: str | None, earlier: int = 0) -> Turn:
     the turn that many turns before the current one of this chat log, as it was then (a
     call the user's yes confirmed is decided in the turn that asked for it).
     """
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            ToolResultContent,
-            UserContent,
-            current_chat_log,
-        )
-    except ImportError:  # conversation cannot load: there is no chat log either
-        return Turn(None, language=language)
-    chat_log = current_chat_log.get()
+    chat_log = active_chat_log()
     if chat_log is None:
         return Turn(None, language=language)
+    from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
+        ToolResultContent,
+        UserContent,
+    )
+
     users = [i for i, c in enumerate(chat_log.content) if isinstance(c, UserContent)]
     if earlier:
         users = users[:-earlier]
@@ -351,16 +363,11 @@ def turn_bounds(earlier: int = 0) -> tuple[Any, int, int] | None:
     (chat log, start, end): its content[start:end] is that turn, from the user's words on.
     None without a chat log.
     """
-    try:
-        from homeassistant.components.conversation.chat_log import (  # noqa: PLC0415
-            UserContent,
-            current_chat_log,
-        )
-    except ImportError:  # conversation cannot load: there is no chat log either
-        return None
-    chat_log = current_chat_log.get()
+    chat_log = active_chat_log()
     if chat_log is None:
         return None
+    from homeassistant.components.conversation.chat_log import UserContent  # noqa: PLC0415
+
     users = [i for i, c in enumerate(chat_log.content) if isinstance(c, UserContent)]
     kept = users[:-earlier] if earlier else users
     start = kept[-1] if kept else 0
