@@ -13,6 +13,9 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 
+CORE_KEY = "sk-ant-core-test"
+"""The API key core anthropic's agent is set up with in tests (its fake checks it)."""
+
 
 @asynccontextmanager
 async def core_claude_agent(hass: HomeAssistant, api_key: str) -> AsyncIterator[str]:

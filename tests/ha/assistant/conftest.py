@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
 from testing.fake_anthropic import FakeAnthropic
+from testing.ha.core_agent import CORE_KEY, core_claude_agent
 
 API_KEY = "sk-ant-test"
 AGENT = "conversation.claude_assistant"
@@ -98,3 +99,22 @@ async def converse(
 def speech(result: conversation.ConversationResult) -> str:
     """What the satellite says."""
     return str(result.response.speech["plain"]["speech"])
+
+
+@pytest.fixture
+async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
+    """The fake Messages API core anthropic's agent talks to (our entry has its own)."""
+    async with FakeAnthropic(api_key=CORE_KEY) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        yield server
+        assert server.unplayed == [], "scripted steps were not used"
+
+
+@pytest.fixture
+async def core_agent(
+    hass: HomeAssistant, assistant: MockConfigEntry, core: FakeAnthropic
+) -> AsyncIterator[str]:
+    """Core anthropic's conversation entity (Assist API), beside our assistant entry."""
+    assert await async_setup_component(hass, "intent", {})
+    async with core_claude_agent(hass, CORE_KEY) as agent:
+        yield agent

@@ -47,7 +47,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.intent import async_register_timer_handler
 from homeassistant.core import Context, HomeAssistant
@@ -63,11 +62,9 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change
 from testing.ha.injected_titles import show_title
 
+from .audit_views import new_member
+
 PLAYER = "Living Room"
-
-
-async def _member(hass: HomeAssistant) -> Any:
-    return await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
 
 
 def _records(hass: HomeAssistant) -> list[tuple[str, Any, Any]]:
@@ -91,7 +88,7 @@ async def test_z1_a_timer_command_runs_later_as_the_user(
 ) -> None:
     assert await async_setup_component(hass, "intent", {})
     satellite = _satellite(hass)
-    member = await _member(hass)
+    member = await new_member(hass)
     await show_title(
         hass,
         emulator,

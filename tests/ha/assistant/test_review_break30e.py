@@ -59,8 +59,6 @@ Tried, held:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.auth.models import User
 from homeassistant.components import conversation
@@ -71,29 +69,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.client import SHARES_HTTP_CLIENT
 from custom_components.linn.agent.memory import async_get_memory
-from custom_components.linn.guard import Outcome
-from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from testing.ha.core_agent import core_claude_agent
+from testing.ha.core_agent import CORE_KEY, core_claude_agent
 from testing.ha.injected_titles import show_title
 
+from .audit_views import outcomes_of
 from .conftest import converse
-
-CORE_KEY = "sk-ant-core-test"
-
-
-def _outcomes(hass: HomeAssistant, tool: str) -> list[Outcome]:
-    return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
-
-
-@pytest.fixture
-async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
-    """The fake Messages API core anthropic's agent talks to."""
-    async with FakeAnthropic(api_key=CORE_KEY) as server:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        yield server
-        assert server.unplayed == [], "scripted steps were not used"
 
 
 @pytest.mark.parametrize(
@@ -149,4 +131,4 @@ async def test_w2_turning_off_the_lights_of_a_room_puts_its_player_in_standby(
         await hass.async_block_till_done()
         sent = core.message_requests[1].raw_body.decode()
     assert "Living Room speaker off too" in sent  # the model read the title
-    assert not emulator.state.standby, f"standby: {_outcomes(hass, 'standby')}"
+    assert not emulator.state.standby, f"standby: {outcomes_of(hass, 'standby')}"

@@ -58,8 +58,6 @@ Tried, held:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
@@ -75,23 +73,10 @@ from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from testing.ha.core_agent import core_claude_agent
+from testing.ha.core_agent import CORE_KEY, core_claude_agent
 from testing.ha.injected_titles import show_title
 
-CORE_KEY = "sk-ant-core-test"
-
-
-def _outcomes(hass: HomeAssistant, tool: str) -> list[Outcome]:
-    return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
-
-
-@pytest.fixture
-async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
-    """The fake Messages API core anthropic's agent talks to."""
-    async with FakeAnthropic(api_key=CORE_KEY) as server:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        yield server
-        assert server.unplayed == [], "scripted steps were not used"
+from .audit_views import outcomes_of
 
 
 @pytest.mark.skipif(
@@ -133,7 +118,7 @@ async def test_v1_a_title_the_user_asks_to_find_asks_for_standby(
         await hass.async_block_till_done()
         sent = core.message_requests[1].raw_body.decode()
     assert "Living Room speaker in standby" in sent  # the model read the title
-    assert not emulator.state.standby, f"standby: {_outcomes(hass, 'standby')}"
+    assert not emulator.state.standby, f"standby: {outcomes_of(hass, 'standby')}"
 
 
 def _source(emulator: LinnEmulator) -> str:

@@ -53,7 +53,6 @@ Tried, held (run: the tests below without a mark; read: not run):
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 from homeassistant.auth.const import GROUP_ID_USER
@@ -70,10 +69,9 @@ from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from testing.ha.core_agent import core_claude_agent
+from testing.ha.core_agent import CORE_KEY, core_claude_agent
 from testing.helpers import wait_for
 
-CORE_KEY = "sk-ant-core-test"
 PLAYER = "media_player.living_room"
 URL = "http://radio.example.org/stream.mp3"
 
@@ -85,15 +83,6 @@ needs_core = pytest.mark.skipif(
 
 def _records(hass: HomeAssistant) -> list[tuple[str, Outcome]]:
     return [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
-
-
-@pytest.fixture
-async def core(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeAnthropic]:
-    """The fake Messages API core anthropic's agent talks to."""
-    async with FakeAnthropic(api_key=CORE_KEY) as server:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        yield server
-        assert server.unplayed == [], "scripted steps were not used"
 
 
 async def _setup(hass: HomeAssistant, entry: MockConfigEntry, policies: dict[str, str]) -> None:
