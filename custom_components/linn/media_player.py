@@ -105,29 +105,33 @@ async def async_setup_entry(
     async_add_entities([LinnMediaPlayer(entry.runtime_data)])
 
 
+_ITEM_TOOLS: dict[str, tuple[str, str]] = {
+    MEDIA_TYPE_PIN: ("play_pin", "pin"),
+    MEDIA_TYPE_PRESET: ("play_radio_preset", "preset"),
+}
+"""A pin or a radio preset is its own tool, with its own policy (review 30f, V2): the
+tool and the field that carries the item's id."""
+
+
 def play_media_tool(media_type: MediaType | str, media_id: str) -> str | None:
     """The Linn tool that decides a play_media; None for a source (its select_source decides).
 
-    A pin or a radio preset is its own tool, with its own policy (review 30f, V2). A Home
-    Assistant media id is resolved and played as a URL whatever its type: `play`.
+    A Home Assistant media id is resolved and played as a URL whatever its type: `play`.
     """
     if media_source.is_media_source_id(media_id):
         return "play"
     if media_type == MEDIA_TYPE_SOURCE:
         return None
-    return {MEDIA_TYPE_PIN: "play_pin", MEDIA_TYPE_PRESET: "play_radio_preset"}.get(
-        str(media_type), "play"
-    )
+    tool, _field = _ITEM_TOOLS.get(str(media_type), ("play", ""))
+    return tool
 
 
 def play_media_arguments(media_type: MediaType | str, media_id: str) -> dict[str, Any]:
     """The pin's or preset's id for its tool (an id that is no number: the tool refuses it)."""
-    if media_source.is_media_source_id(media_id):
+    item = _ITEM_TOOLS.get(str(media_type))
+    if item is None or media_source.is_media_source_id(media_id):
         return {}
-    field = {MEDIA_TYPE_PIN: "pin", MEDIA_TYPE_PRESET: "preset"}.get(str(media_type))
-    if field is None:
-        return {}
-    return {field: int(media_id) if media_id.isdigit() else media_id}
+    return {item[1]: int(media_id) if media_id.isdigit() else media_id}
 
 
 class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
