@@ -18,14 +18,15 @@ def name_tokens(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-def _starts(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
+def phrase_starts(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
+    """Where the phrase starts in the words, as whole consecutive words (both name_tokens)."""
     size = len(phrase)
     return [i for i in range(len(words) - size + 1) if list(words[i : i + size]) == list(phrase)]
 
 
 def contains_phrase(words: Sequence[str], phrase: Sequence[str]) -> bool:
     """The phrase occurs in the words as whole, consecutive words (both name_tokens)."""
-    return bool(phrase) and bool(_starts(words, phrase))
+    return bool(phrase) and bool(phrase_starts(words, phrase))
 
 
 def names_whole(words: str | None, name: str, longer: Iterable[str] = ()) -> bool:
@@ -37,10 +38,11 @@ def names_whole(words: str | None, name: str, longer: Iterable[str] = ()) -> boo
     covered: set[int] = set()
     for other in longer:
         tokens = name_tokens(other)
-        if len(tokens) <= len(wanted) or not _starts(tokens, wanted):
+        if len(tokens) <= len(wanted) or not phrase_starts(tokens, wanted):
             continue  # only a longer name that contains this one can cover it
-        for start in _starts(said, tokens):
+        for start in phrase_starts(said, tokens):
             covered.update(range(start, start + len(tokens)))
     return any(
-        not set(range(start, start + len(wanted))) <= covered for start in _starts(said, wanted)
+        not set(range(start, start + len(wanted))) <= covered
+        for start in phrase_starts(said, wanted)
     )

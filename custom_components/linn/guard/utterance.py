@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 import re
 
-from .names import name_tokens, names_whole
+from .names import name_tokens, names_whole, phrase_starts
 from .phrases import LANGUAGES, Language, answers, any_rule, language_code, rules_for
 
 
@@ -447,11 +447,7 @@ def said_verbatim(phrase: str, utterance: str | None) -> bool:
     """
     said = name_tokens(utterance or "")
     wanted = name_tokens(phrase)
-    size = len(wanted)
-    if not wanted:
-        return False
-    return any(
-        said[start : start + size] == wanted
-        and not NEGATIONS.intersection(said[max(0, start - 2) : start])
-        for start in range(len(said) - size + 1)
+    return bool(wanted) and any(
+        not NEGATIONS.intersection(said[max(0, start - 2) : start])
+        for start in phrase_starts(said, wanted)
     )
