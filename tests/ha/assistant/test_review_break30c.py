@@ -48,7 +48,7 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import chat_session, llm
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 import pytest
 
@@ -57,7 +57,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change
 from testing.ha.injected_titles import show_title
 
-from .audit_views import new_member
+from .audit_views import assist_in_chat_log, new_member
 
 PLAYER = "Living Room"
 
@@ -129,30 +129,11 @@ async def test_y3_in_a_chat_log_the_gate_takes_a_stale_admin_context_as_the_call
         blocking=True,
         context=Context(user_id=hass_admin_user.id),
     )
-    user_input = conversation.ConversationInput(
-        text="turn up the volume in the living room",
-        context=Context(user_id=hass_read_only_user.id),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id="conversation.home_assistant",
-    )
-    with (
-        chat_session.async_get_chat_session(hass) as session,
-        conversation.async_get_chat_log(hass, session, user_input),
-    ):
-        api = await llm.async_get_api(
-            hass,
-            llm.LLM_API_ASSIST,
-            llm.LLMContext(
-                platform="conversation",
-                context=user_input.context,
-                language="en",
-                assistant=conversation.DOMAIN,
-                device_id=None,
-            ),
-        )
+    async with assist_in_chat_log(
+        hass,
+        "turn up the volume in the living room",
+        Context(user_id=hass_read_only_user.id),
+    ) as api:
         tools = {tool.name: tool for tool in api.tools}
         name = next(n for n in tools if n.endswith("HassSetVolumeRelative"))
         with contextlib.suppress(HomeAssistantError):

@@ -47,10 +47,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from homeassistant.components import conversation
 from homeassistant.components.intent import async_register_timer_handler
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session, device_registry as dr, llm
+from homeassistant.helpers import device_registry as dr, llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -62,7 +61,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change
 from testing.ha.injected_titles import show_title
 
-from .audit_views import new_member
+from .audit_views import assist_in_chat_log, new_member
 
 PLAYER = "Living Room"
 
@@ -98,30 +97,9 @@ async def test_z1_a_timer_command_runs_later_as_the_user(
     # the user only asks what is playing; the title's command is planned later, as the
     # timer turn's words (which the model wrote): a correct planner for those words
     fake.plan(planned(planned_change("volume", target="the living room", volume="up")))
-    user_input = conversation.ConversationInput(
-        text="what is playing in the living room?",
-        context=Context(user_id=member.id),
-        conversation_id=None,
-        device_id=satellite,
-        satellite_id=None,
-        language="en",
-        agent_id="conversation.home_assistant",
-    )
-    with (
-        chat_session.async_get_chat_session(hass) as session,
-        conversation.async_get_chat_log(hass, session, user_input),
-    ):
-        api = await llm.async_get_api(
-            hass,
-            llm.LLM_API_ASSIST,
-            llm.LLMContext(
-                platform="conversation",
-                context=user_input.context,
-                language="en",
-                assistant=conversation.DOMAIN,
-                device_id=satellite,
-            ),
-        )
+    async with assist_in_chat_log(
+        hass, "what is playing in the living room?", Context(user_id=member.id), satellite
+    ) as api:
         tools = {tool.name.rsplit("__", 1)[-1]: tool.name for tool in api.tools}
         # the obedient model reads the title, then does what it says
         await api.async_call_tool(llm.ToolInput(tools["get_state"], {"player": PLAYER}))
