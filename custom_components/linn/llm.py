@@ -31,9 +31,10 @@ from .tools.ha_adapter import (
     hass_clock,
     turn_bounds,
 )
-from .tools.linn_tools import TOOLS, TOOLS_BY_NAME, CallContext, SchemaFacts, ToolDef, bind_players
+from .tools.linn_tools import TOOLS, TOOLS_BY_NAME
 from .tools.players import Player, async_players, control_state, state_result
 from .tools.schemas import schema_for_players, tool_schema
+from .tools.tool_def import CallContext, SchemaFacts, ToolDef, bind_players
 
 PREFIX = f"{DOMAIN}__"
 PROMPT = (

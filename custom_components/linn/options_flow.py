@@ -27,7 +27,7 @@ from .tools.guard_options import (
     default_policy,
     policy_choices,
 )
-from .tools.specs import TOOL_SPECS
+from .tools.linn_tools import TOOL_SPECS
 
 NOTIFY_DOMAIN = "notify"
 

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from custom_components.linn.guard.plan import MAX_WORDS_CHARS
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS
 from testing.fake_anthropic import RecordedRequest, planned, planned_change
 
 from .rules import asks_source, command

@@ -15,7 +15,7 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.linn.guard import Guard
 from custom_components.linn.tools.ha_adapter import DATA_GUARD, GuardRuntime
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS
 
 PLAYER = "Living Room"
 """The emulated streamer's name, as the tools offer it."""

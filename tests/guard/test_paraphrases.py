@@ -24,7 +24,7 @@ from custom_components.linn.guard.utterance import (
     utterance_asks_for,
     volume_numbers,
 )
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS
 
 DATA = Path(__file__).parent / "paraphrases"
 CURRENT = 30

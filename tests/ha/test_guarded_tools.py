@@ -16,8 +16,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.guard import Guard, Outcome
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller
-from custom_components.linn.tools.linn_tools import TOOLS_BY_NAME, SchemaFacts
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS, TOOLS_BY_NAME
+from custom_components.linn.tools.tool_def import SchemaFacts
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, call, call_tool
 from testing.ha.injected_titles import INJECTIONS, show_title

@@ -24,7 +24,7 @@ from custom_components.linn.tools.ha_adapter import (
     STORAGE_KEY,
     GuardRuntime,
 )
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 

@@ -18,7 +18,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUs
 from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
 from custom_components.linn.play_queue import QUEUE_SEARCH_TRACKS
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
-from custom_components.linn.tools.linn_tools import TOOLS, SchemaFacts
+from custom_components.linn.tools.linn_tools import TOOLS
+from custom_components.linn.tools.tool_def import SchemaFacts
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
 from testing.ha.assist_api import PLAYER, assist, call

@@ -21,7 +21,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.guard import Caller
 from custom_components.linn.tools.ha_adapter import DATA_GUARD, async_caller
-from custom_components.linn.tools.linn_tools import MSG_SOURCE
+from custom_components.linn.tools.media import MSG_SOURCE
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist_with_unlimited_guard
 from testing.ha.streamers import OTHER_UDN, UDN, async_setup_linn

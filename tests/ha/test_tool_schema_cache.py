@@ -20,9 +20,11 @@ from custom_components.linn.guard import InvalidArgument
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.tools import schemas as schema_cache
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
-from custom_components.linn.tools.linn_tools import MSG_SOURCE, TOOLS_BY_NAME, SchemaFacts
+from custom_components.linn.tools.linn_tools import TOOLS_BY_NAME
+from custom_components.linn.tools.media import MSG_SOURCE
 from custom_components.linn.tools.players import async_players
 from custom_components.linn.tools.schemas import MAX_SCHEMAS, schema_for_players, tool_schema
+from custom_components.linn.tools.tool_def import SchemaFacts
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, call
 from testing.ha.streamers import ENTITY_ID

@@ -19,7 +19,7 @@ from homeassistant.helpers import entity_registry as er
 from ..const import DOMAIN
 from ..guard import OTHER_API_TOOLS, Guard, PlayerSettings
 from ..tools.ha_adapter import DATA_GUARD
-from ..tools.specs import TOOL_SPECS
+from ..tools.linn_tools import TOOL_SPECS
 from .const import is_assistant_data
 from .runtime import AssistantConfigEntry
 

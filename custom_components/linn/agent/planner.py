@@ -23,7 +23,7 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from ..guard.plan import InvalidPlan, NoPlan, Plan, parse_plan, plan_schema
 from ..tools.ha_adapter import DATA_GUARD
-from ..tools.specs import TOOL_SPECS
+from ..tools.linn_tools import TOOL_SPECS
 from .model_info import ModelCapabilities
 from .planning_call import PlanningAnswer, async_request_plan
 from .prompt import CACHE_CONTROL

@@ -21,7 +21,7 @@ from ..guard import OTHER_API_TOOLS, AgentSettings, PlayerSettings, Policy, Quie
 from ..guard.pending import DEFAULT_EXPIRY
 from ..guard.policy import DEFAULT_POLICIES
 from ..guard.risk import SOFT_LIMIT_SHARE
-from .specs import TOOL_SPECS
+from .linn_tools import TOOL_SPECS
 
 OPT_POLICIES: Final = "policies"
 OPT_SOFT_LIMIT: Final = "soft_limit_percent"

@@ -23,8 +23,8 @@ from ..guard.audit import AuditLog, ChainError
 from ..guard.call import Caller, Turn
 from ..guard.engine import Guard
 from ..guard.turn_plans import TurnPlans
+from .linn_tools import TOOL_SPECS
 from .shortids import ShortIds
-from .specs import TOOL_SPECS
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import probatio
 
-from .linn_tools import SchemaFacts, ToolDef
 from .players import Player
+from .tool_def import SchemaFacts, ToolDef
 
 MAX_SCHEMAS = 256
 """Plenty for every tool under a few sets of facts; the least recently used goes first."""

@@ -25,7 +25,7 @@ from custom_components.linn.agent.const import (
 from custom_components.linn.guard import OTHER_API_TOOLS, Outcome
 from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
-from custom_components.linn.tools.specs import TOOL_SPECS
+from custom_components.linn.tools.linn_tools import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for
