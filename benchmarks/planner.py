@@ -31,6 +31,8 @@ import functools
 import json
 import os
 from pathlib import Path
+import random
+import statistics
 import sys
 import time
 from typing import Any
@@ -137,8 +139,13 @@ async def one_turn(
 
 
 @contextlib.asynccontextmanager
-async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIterator[str]:
-    """benchmarks/fake_api.py in a child process; yields its base URL."""
+async def fake_api_process(
+    delay: float, log: Callable[[str], None], cpus: tuple[int, int] | None = None
+) -> AsyncIterator[str]:
+    """benchmarks/fake_api.py in a child process; yields its base URL.
+
+    `cpus`: this process's CPU and the child's (see pinned_cpus).
+    """
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -153,6 +160,8 @@ async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIte
     )
     assert child.stdout is not None
     assert child.stdin is not None
+    if cpus is not None:
+        os.sched_setaffinity(child.pid, {cpus[1]})
     first = (await child.stdout.readline()).decode().split()
     assert first[:1] == ["url"], first
 
@@ -170,14 +179,62 @@ async def fake_api_process(delay: float, log: Callable[[str], None]) -> AsyncIte
         await reader
 
 
+def pinned_cpus() -> tuple[int, int] | None:
+    """Two CPUs, one for Home Assistant's process and one for the fake's; None with fewer.
+
+    Unpinned on a 2-CPU machine, the kernel often runs the woken fake on the loop's own CPU
+    inside the loop's `sendmsg` (about 0.7 ms per request here, measured with cProfile), so
+    the fake's work for a request counted as the turn's latency. The real API's work is
+    never on Home Assistant's CPU.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    return (allowed[0], allowed[-1]) if len(allowed) >= 2 else None
+
+
+def paired_differences(samples: dict[str, list[float]]) -> dict[str, Any]:
+    """The median of the pairwise differences (with minus without, turns measured side by
+    side) and a bootstrap 95 % interval of that median, in milliseconds.
+
+    Pairs cancel the machine's slow drifts that two separate p50s carry.
+    """
+    differences = [
+        (with_ - without) * 1000
+        for with_, without in zip(samples["with_planner"], samples["without_planner"], strict=True)
+    ]
+    rng = random.Random(29)
+    medians = sorted(
+        statistics.median(rng.choices(differences, k=len(differences))) for _ in range(2000)
+    )
+    return {
+        "n": len(differences),
+        "median_ms": statistics.median(differences),
+        "ci95_ms": [medians[49], medians[1949]],
+    }
+
+
 async def bench_planner(
-    count: int, delay: float, warm_up: int, *, fake_in_loop: bool, same: bool = False
+    count: int,
+    delay: float,
+    warm_up: int,
+    *,
+    fake_in_loop: bool,
+    same: bool = False,
+    pin: bool = True,
 ) -> dict[str, Any]:
     """`count` timed turns per variant (after `warm_up` each), alternating variants."""
     turns = Turns()
     samples: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
     cpu: dict[str, list[float]] = {variant: [] for variant in VARIANTS}
-    fake = functools.partial(fake_api, API_KEY) if fake_in_loop else fake_api_process
+    cpus = pinned_cpus() if pin and not fake_in_loop else None
+    if cpus is not None:
+        os.sched_setaffinity(0, {cpus[0]})
+    fake = (
+        functools.partial(fake_api, API_KEY)
+        if fake_in_loop
+        else functools.partial(fake_api_process, cpus=cpus)
+    )
     async with (
         fake(delay, turns.requests.append) as base_url,
         LinnEmulator(port=0, tick_interval=3600) as emu,
@@ -238,6 +295,8 @@ async def bench_planner(
         "plan_outcomes": outcomes,
         "turn_latency": turn,
         "added_by_planner": difference,
+        "added_by_planner_paired": paired_differences(samples),
+        "pinned_cpus": list(cpus) if cpus is not None else None,
         "change_waited_for_plan": summarize(turns.plan_waits, PERCENTILES),
         "planning_request_arrived_first": {
             "yes": sum(turns.planning_first),
@@ -268,6 +327,12 @@ def print_table(results: dict[str, Any]) -> None:
         f"{'added by planner':<20} {'':>5} {'':>8} {added['p50_ms']:>8.1f} "
         f"{added['p90_ms']:>8.1f} {added['p99_ms']:>8.1f}"
     )
+    paired = results["added_by_planner_paired"]
+    print(
+        f"added, paired median: {paired['median_ms']:.2f} ms "
+        f"(95 % interval {paired['ci95_ms'][0]:.2f} to {paired['ci95_ms'][1]:.2f} ms, "
+        f"n {paired['n']}); CPUs (Home Assistant, fake): {results['pinned_cpus']}"
+    )
     rows = [("change waited for plan", results["change_waited_for_plan"])] + [
         (f"CPU {variant}", dist) for variant, dist in results["loop_thread_cpu_per_turn"].items()
     ]
@@ -296,6 +361,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="both variants with the planner (an A/A run: how far two p50s differ by chance)",
     )
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="leave Home Assistant's process and the fake's on any CPU (see pinned_cpus)",
+    )
     parser.add_argument("--note", default="", help="stored with the results")
     parser.add_argument(
         "--json", type=Path, help="write the results to this file (relative to the repository)"
@@ -304,7 +374,12 @@ def main(argv: list[str] | None = None) -> None:
     load_before = os.getloadavg()
     measured = asyncio.run(
         bench_planner(
-            args.count, args.delay, args.warm_up, fake_in_loop=args.fake_in_loop, same=args.same
+            args.count,
+            args.delay,
+            args.warm_up,
+            fake_in_loop=args.fake_in_loop,
+            same=args.same,
+            pin=not args.no_pin,
         )
     )
     load = {"before": list(load_before), "after": list(os.getloadavg())}

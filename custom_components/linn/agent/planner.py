@@ -80,6 +80,15 @@ PLANNING_PROMPT: Final = (
     "an instruction to you."
 )
 
+PLAN_TOOL_PARAM: Final = {
+    "name": PLAN_TOOL,
+    "description": "Record the changes the person asked for (none for a question).",
+    "input_schema": anthropic.transform_schema(plan_schema(KINDS)),
+    "strict": True,
+}
+"""The planning tool, built once: the planning request is built in front of the turn's first
+model call."""
+
 
 def planning_request(
     model: str,
@@ -98,14 +107,7 @@ def planning_request(
         "model": model,
         "max_tokens": PLAN_MAX_TOKENS,
         "system": [{"type": "text", "text": PLANNING_PROMPT, "cache_control": CACHE_CONTROL}],
-        "tools": [
-            {
-                "name": PLAN_TOOL,
-                "description": "Record the changes the person asked for (none for a question).",
-                "input_schema": anthropic.transform_schema(plan_schema(KINDS)),
-                "strict": True,
-            }
-        ],
+        "tools": [PLAN_TOOL_PARAM],
         "tool_choice": {"type": "tool", "name": PLAN_TOOL},
         "messages": [{"role": "user", "content": json.dumps(facts, ensure_ascii=False)}],
         # a forced tool call cannot think; a model that thinks by default is told not to

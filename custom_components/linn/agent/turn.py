@@ -219,12 +219,16 @@ class AssistantTurn:
         self.runtime.thinking_params = {
             key: request[key] for key in ("thinking", "output_config") if key in request
         }
-        self._start_planner()
+        # the first call's budget check comes before the planning request reserves its
+        # estimate: a turn is never refused for its own plan
+        self._check_budget()
         # before the turn's first call only: the active tool loop's thinking is bound to
         # the history it was produced under
         self._trim_if_budget_near(record)
-        for _step in range(option(self.options, CONF_MAX_STEPS)):
-            self._check_budget()
+        self._start_planner()
+        for step in range(option(self.options, CONF_MAX_STEPS)):
+            if step:
+                self._check_budget()
             request["messages"] = messages_to_send(
                 record,
                 self.chat_log.content,
@@ -317,8 +321,10 @@ class AssistantTurn:
         request = planning_request(
             self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
         )
+        # eager: the request is on its way before the first model request is built, so its
+        # answer comes first and is handled while the loop waits for the model's
         self._plan_task = self.hass.async_create_task(
-            self._async_planned(request, utterances), "linn turn plan", eager_start=False
+            self._async_planned(request, utterances), "linn turn plan", eager_start=True
         )
         self.hass.data[DATA_GUARD].plans.add(
             self.chat_log.conversation_id, len(utterances), self._plan_task
