@@ -243,6 +243,29 @@ async def test_one_read_of_several_lines_and_a_partial_one_is_one_batch() -> Non
     assert await reader.read_batch() is None
 
 
+async def test_an_event_longer_than_the_firmwares_write_buffer_arrives_in_pieces() -> None:
+    """ohNet's LPEC session writes through a 4000-byte buffer (DviSessionLpec
+    kWriteBufferBytes) and flushes at each message's end: a longer event (a track's DIDL-Lite
+    Metadata) reaches the socket in 4000-byte pieces, the first behind a short event. Each
+    read's batch holds only what it completed; the long event comes out whole, once."""
+    metadata = "&lt;DIDL-Lite&gt;" + "&lt;upnp:albumArtURI&gt;x&lt;/upnp:albumArtURI&gt;" * 220
+    wire = b'EVENT 3 7 Volume "41"\r\n' + f'EVENT 4 2 Metadata "{metadata}"\r\n'.encode()
+    assert len(wire) > 2 * 4000
+    pieces = [wire[start : start + 4000] for start in range(0, len(wire), 4000)]
+    stream = asyncio.StreamReader()
+    reader = MessageReader(stream)
+    stream.feed_data(pieces[0])
+    assert await reader.read_batch() == ['EVENT 3 7 Volume "41"']
+    waiting = asyncio.ensure_future(reader.read_batch())
+    for piece in pieces[1:-1]:
+        stream.feed_data(piece)
+        await asyncio.sleep(0)
+        assert not waiting.done(), "a batch before the event's end"
+    stream.feed_data(pieces[-1])
+    assert await waiting == [f'EVENT 4 2 Metadata "{metadata}"']
+    assert not reader.buffered
+
+
 @pytest.mark.parametrize(
     "line",
     ["ERROR 5 x", "error 5 x", " \tError 5 x", "ERROR\t5", "EVENT 1 0", "ERRORS 5", "ER"],
