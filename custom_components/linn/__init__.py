@@ -34,9 +34,9 @@ from .const import (
 )
 from .entity import streamer_device_info
 from .grouping import async_watch_groups
+from .helpers import normalize_udn
 from .lpec import LinnDevice, LpecError
 from .services import async_setup_services
-from .udn import normalize_udn
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -28,10 +28,9 @@ from .const import (
     DEFAULT_PORT,
     DOMAIN,
 )
+from .helpers import declared_versions, normalize_udn
 from .lpec import LinnDevice, LpecError, Service
 from .options_flow import LinnOptionsFlow
-from .service_versions import declared_versions
-from .udn import normalize_udn
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity import Entity
 
 from .const import DOMAIN, MANUFACTURER
+from .helpers import normalize_udn
 from .lpec import (
     LinnDevice,
     LpecError,
@@ -19,7 +20,6 @@ from .lpec import (
     LpecUnsupportedError,
     Service,
 )
-from .udn import normalize_udn
 
 _NOTHING_WRITTEN = object()
 

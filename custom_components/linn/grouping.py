@@ -11,9 +11,8 @@ from homeassistant.helpers import entity_registry as er
 
 from .agent.const import is_assistant_data
 from .const import DOMAIN
-from .entity_entries import async_entry_of_entity
+from .helpers import async_entry_of_entity, normalize_udn
 from .lpec import LinnDevice, Service
-from .udn import normalize_udn
 
 SIGNAL_GROUPS_CHANGED: Final = f"{DOMAIN}_groups_changed"
 

@@ -17,9 +17,9 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import LinnConfigEntry
 from .entity import LinnEntity
 from .guard_sensors import AssistantCallsTodaySensor, PendingApprovalsSensor
+from .helpers import normalize_udn
 from .lpec import LinnDevice, Service
 from .lpec.model import InfoState
-from .udn import normalize_udn
 
 PARALLEL_UPDATES = 0
 

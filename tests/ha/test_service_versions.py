@@ -26,7 +26,7 @@ import pytest
 from custom_components.linn import config_flow
 from custom_components.linn.const import CONF_SERVICE_VERSIONS, DOMAIN
 from custom_components.linn.diagnostics import async_get_config_entry_diagnostics
-from custom_components.linn.service_versions import declared_versions
+from custom_components.linn.helpers import declared_versions
 from linn_emulator import LinnEmulator
 from testing.ha.streamers import ENTITY_ID, UDN, linn_entry
 from testing.helpers import wait_for
