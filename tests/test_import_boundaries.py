@@ -141,6 +141,58 @@ def test_the_guards_policy_core_imports_no_home_assistant_or_sdk() -> None:
     assert found == [], "\n".join(found)
 
 
+INTEGRATION = ROOT / "custom_components" / "linn"
+AGENT = "custom_components.linn.agent"
+AGENT_ENTRY_POINTS: dict[str, set[str] | None] = {
+    "__init__.py": None,
+    "config_flow.py": {f"{AGENT}.config_flow"},
+    "conversation.py": {f"{AGENT}.entity", f"{AGENT}.runtime"},
+    "diagnostics.py": {f"{AGENT}.diagnostics", f"{AGENT}.runtime"},
+}
+"""The modules outside agent/ that may import it, and what of it (None: anything).
+
+`__init__.py` is the wiring: it sets up an assistant entry and hands the agent's parts (its
+action, its settings lookup for the guard) to the rest. The others are the Home Assistant
+platforms it loads by name, whose job for an assistant entry is to hand over to the agent's
+own module: its options flow, its conversation entity, its diagnostics.
+"""
+
+
+def _agent_modules(names: list[str]) -> list[str]:
+    """The modules of agent/ an import statement reaches (`from .agent.x import Y`: agent.x)."""
+    module, *imported = names
+    if module.startswith(f"{AGENT}."):
+        return [module]
+    if module == AGENT:
+        return imported or [module]
+    return [name for name in imported if name == AGENT or name.startswith(f"{AGENT}.")]
+
+
+def test_only_the_wiring_and_the_platforms_import_the_agent() -> None:
+    """Nothing of the integration outside agent/ imports it, but the wiring and the entry points.
+
+    The agent depends on the guard, the tools and the integration's helpers, never the
+    reverse (issue 21): grouping, the actions, approvals/, tools/ and the guard work without
+    it, and what they need of it is handed to them by `__init__.py`. Checked in the source,
+    so an import inside a function or under TYPE_CHECKING counts too.
+    """
+    found = []
+    for path in sorted(INTEGRATION.rglob("*.py")):
+        relative = path.relative_to(INTEGRATION)
+        if relative.parts[0] == "agent":
+            continue
+        allowed = AGENT_ENTRY_POINTS.get(relative.as_posix(), set())
+        if allowed is None:
+            continue
+        for line, names in _imports(path):
+            found.extend(
+                f"{path.relative_to(ROOT)}:{line} imports {module}"
+                for module in _agent_modules(names)
+                if module not in allowed
+            )
+    assert found == [], "\n".join(found)
+
+
 def _names_a_test_module(dotted: str) -> bool:
     """Whether a part of the name is one pytest collects as a test module (its default
     python_files: test_*.py and *_test.py)."""

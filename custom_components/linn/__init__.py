@@ -17,8 +17,9 @@ from homeassistant.helpers import (
 )
 from homeassistant.helpers.typing import ConfigType
 
-from .agent.const import is_assistant_data
+from .agent.memory_service import async_setup_memory_service
 from .agent.migration import weighted_token_budgets
+from .agent.policies import async_agent_settings_lookup
 from .agent.runtime import AssistantConfigEntry
 from .agent.setup import async_setup_assistant_entry, async_unload_assistant_entry
 from .approvals.dashboard_card import async_register_card
@@ -31,6 +32,7 @@ from .const import (
     DOMAIN,
     KEEPALIVE_INTERVAL,
     RECONNECT_MAX,
+    is_assistant_data,
 )
 from .entity import streamer_device_info
 from .grouping import async_watch_groups
@@ -52,9 +54,14 @@ type LinnConfigEntry = ConfigEntry[LinnDevice]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
-    """Register the integration's actions and start the tool guard (once, for every entry)."""
+    """Register the integration's actions and start the tool guard (once, for every entry).
+
+    The assistant's parts are handed to the rest from here: its action, and its own guard
+    settings (by the agent id its calls carry) to the guard.
+    """
     async_setup_services(hass)
-    await async_setup_guarded_tools(hass)
+    async_setup_memory_service(hass)
+    await async_setup_guarded_tools(hass, async_agent_settings_lookup(hass))
     async_setup_websocket_api(hass)
     await async_register_card(hass)
     return True

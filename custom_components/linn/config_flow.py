@@ -21,12 +21,12 @@ from homeassistant.helpers.service_info.ssdp import (
 import probatio
 
 from .agent.config_flow import AssistantOptionsFlow, AssistantSteps
-from .agent.const import is_assistant_data
 from .const import (
     CONF_SERVICE_VERSIONS,
     CONNECT_TIMEOUT,
     DEFAULT_PORT,
     DOMAIN,
+    is_assistant_data,
 )
 from .helpers import declared_versions, normalize_udn
 from .lpec import LinnDevice, LpecError, Service

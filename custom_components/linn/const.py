@@ -1,6 +1,9 @@
 """Constants for the Linn integration."""
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
+
+from homeassistant.const import CONF_API_KEY
 
 DOMAIN: Final = "linn"
 MANUFACTURER: Final = "Linn"
@@ -25,3 +28,8 @@ MEDIA_TYPE_SOURCE: Final = "linn_source"
 
 SERVICE_INVOKE_PIN: Final = "invoke_pin"
 ATTR_PIN: Final = "pin"
+
+
+def is_assistant_data(data: Mapping[str, Any]) -> bool:
+    """An assistant entry carries an API key; a streamer entry a host."""
+    return CONF_API_KEY in data

@@ -9,8 +9,7 @@ from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
-from .agent.const import is_assistant_data
-from .const import DOMAIN
+from .const import DOMAIN, is_assistant_data
 from .helpers import async_entry_of_entity, normalize_udn
 from .lpec import LinnDevice, Service
 

@@ -7,13 +7,16 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import service
 import probatio
 
-from .agent.memory_service import async_setup_memory_service
 from .const import ATTR_PIN, DOMAIN, SERVICE_INVOKE_PIN
 
 
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
-    """linn.invoke_pin (one of the device's pins, 1-based) and linn.clear_assistant_memory."""
+    """linn.invoke_pin: one of the device's pins, 1-based.
+
+    The assistant's own action (linn.clear_assistant_memory) is registered by the wiring in
+    __init__.py, from agent/.
+    """
     service.async_register_platform_entity_service(
         hass,
         DOMAIN,
@@ -22,4 +25,3 @@ def async_setup_services(hass: HomeAssistant) -> None:
         schema={probatio.Required(ATTR_PIN): probatio.All(int, probatio.Range(min=1))},
         func="async_invoke_pin",
     )
-    async_setup_memory_service(hass)

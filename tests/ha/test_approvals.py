@@ -20,6 +20,7 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.linn import logbook
+from custom_components.linn.agent.policies import async_agent_settings_lookup
 from custom_components.linn.approvals.flow import (
     EVENT_MOBILE_ACTION,
     EVENT_REQUESTED,
@@ -317,7 +318,7 @@ async def test_pending_requests_survive_a_restart(
     await old.async_save()
     del hass.data[DATA_GUARD]  # a new start reads only what was stored
     persistent_notification.async_dismiss(hass, WAITING)  # nor are notifications kept
-    new = await async_setup_guarded_tools(hass)
+    new = await async_setup_guarded_tools(hass, async_agent_settings_lookup(hass))
     assert new is not old
     assert [r.request_id for r in new.guard.pending.awaiting_approval()] == [request_id]
     assert new.guard.audit.head == old.guard.audit.head

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from homeassistant.const import CONF_API_KEY
-
 CONF_BASE_URL: Final = "base_url"
 CONF_MODEL: Final = "model"
 CONF_INSTRUCTIONS: Final = "instructions"
@@ -58,11 +56,6 @@ MAX_RETRY_DELAY: Final = 5.0
 MAX_UTTERANCE_CHARS: Final = 2000
 """Longer input is refused before any model call or local intent: a voice command is a
 sentence, and one huge input could use up a budget and force limited mode."""
-
-
-def is_assistant_data(data: Mapping[str, Any]) -> bool:
-    """An assistant entry carries an API key; a streamer entry a host."""
-    return CONF_API_KEY in data
 
 
 def option(options: Mapping[str, Any], key: str) -> Any:

@@ -16,11 +16,10 @@ from typing import Any
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
-from ..const import DOMAIN
+from ..const import DOMAIN, is_assistant_data
 from ..guard import OTHER_API_TOOLS, Guard, PlayerSettings
 from ..tools.ha_adapter import DATA_GUARD
 from ..tools.linn_tools import TOOL_SPECS
-from .const import is_assistant_data
 from .runtime import AssistantConfigEntry
 
 STREAMER = "streamer"

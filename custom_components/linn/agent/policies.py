@@ -11,11 +11,11 @@ from __future__ import annotations
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
 
+from ..const import is_assistant_data
 from ..guard import AgentSettings
 from ..guard.engine import AgentSettingsLookup
 from ..helpers import async_entry_of_entity
 from ..tools.guard_options import agent_settings
-from .const import is_assistant_data
 
 
 @callback

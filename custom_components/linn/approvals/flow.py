@@ -36,9 +36,9 @@ from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.util.hass_dict import HassKey
 import probatio
 
-from ..agent.policies import async_agent_settings_lookup
 from ..const import DOMAIN
 from ..guard import Caller, GuardResult, Outcome, PendingKind, PendingRequest
+from ..guard.engine import AgentSettingsLookup
 from ..llm import LinnHandler, tool_definition
 from ..tools.guard_options import async_settings_lookup
 from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_setup_guard
@@ -70,14 +70,20 @@ SERVICE_SCHEMA = probatio.Schema(
 )
 
 
-async def async_setup_guarded_tools(hass: HomeAssistant) -> GuardRuntime:
-    """The guard (from storage) with its settings lookups and its approval wiring."""
+async def async_setup_guarded_tools(
+    hass: HomeAssistant, agent_settings_for: AgentSettingsLookup
+) -> GuardRuntime:
+    """The guard (from storage) with its settings lookups and its approval wiring.
+
+    `agent_settings_for` gives an assistant's own settings by the agent id its calls (and
+    requests) carry; the wiring in __init__.py hands it over from agent/, which approvals/
+    never imports.
+    """
     fresh = DATA_GUARD not in hass.data
     runtime = await async_setup_guard(hass)
     if fresh:
         runtime.guard.settings_for = async_settings_lookup(hass)
-        # an assistant's own settings, by the agent id its calls (and requests) carry
-        runtime.guard.agent_settings_for = async_agent_settings_lookup(hass)
+        runtime.guard.agent_settings_for = agent_settings_for
         runtime.guard.pending_listeners.append(lambda r: _on_requested(hass, runtime, r))
         runtime.guard.resolved_listeners.append(
             lambda r, outcome, by: _on_resolved(hass, runtime, r, outcome, by)
