@@ -483,9 +483,9 @@ def rules_outcome(item: Utterance) -> Outcome:
     """
     from custom_components.linn.guard.utterance import (  # the rules path only
         request_text,
-        utterance_allows_volume,
         utterance_asks_for,
     )
+    from custom_components.linn.guard.volume_words import utterance_allows_volume
 
     outcome = Outcome(item)
     words = request_text(item.say, item.previous, item.language)

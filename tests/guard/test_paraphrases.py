@@ -17,13 +17,8 @@ import pytest
 import yaml
 
 from custom_components.linn.guard.phrases import LANGUAGES
-from custom_components.linn.guard.utterance import (
-    has_rules,
-    request_text,
-    utterance_allows_volume,
-    utterance_asks_for,
-    volume_numbers,
-)
+from custom_components.linn.guard.utterance import has_rules, request_text, utterance_asks_for
+from custom_components.linn.guard.volume_words import utterance_allows_volume, volume_numbers
 from custom_components.linn.tools.linn_tools import TOOL_SPECS
 
 DATA = Path(__file__).parent / "paraphrases"

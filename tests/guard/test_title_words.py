@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.linn.guard.utterance import (
-    utterance_allows_volume,
-    utterance_asks_for,
-)
+from custom_components.linn.guard.utterance import utterance_asks_for
+from custom_components.linn.guard.volume_words import utterance_allows_volume
 
 TITLES = [
     ("play something to help me sleep", "en", "standby"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.guard import Answer, match_answer, utterance_asks_for
-from custom_components.linn.guard.utterance import utterance_allows_volume, volume_numbers
+from custom_components.linn.guard.volume_words import utterance_allows_volume, volume_numbers
 
 _GERMAN = ("Was läuft", "mach lauter", "wechsle", "Kannst du", "Ist es", "Stell das", "und in der")
 

@@ -37,12 +37,10 @@ from .utterance import (
     has_rules,
     players_named as words_name_players,
     request_text,
-    said_digits,
     said_verbatim,
-    utterance_allows_volume,
     utterance_asks_for,
-    volume_numbers,
 )
+from .volume_words import said_digits, utterance_allows_volume, volume_numbers
 
 
 def permission_denial(spec: ToolSpec, caller: Caller, entity_ids: tuple[str, ...]) -> str | None:

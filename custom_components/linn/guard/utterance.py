@@ -48,7 +48,7 @@ def has_rules(language: str | None) -> bool:
     return rules_for(language) is not None
 
 
-def _languages(language: str | None) -> tuple[Language, ...]:
+def rule_languages(language: str | None) -> tuple[Language, ...]:
     """The rules to read the words with: the language's own, or none.
 
     None is English, Home Assistant's default language.
@@ -135,7 +135,8 @@ def _split(tokens: list[str], lang: Language) -> list[list[str]]:
     return parts
 
 
-def _clauses(utterance: str, lang: Language) -> list[list[str]]:
+def split_clauses(utterance: str, lang: Language) -> list[list[str]]:
+    """The utterance's clauses that are not questions, as tokens."""
     pieces = _CLAUSE_BREAKS.split(utterance)
     clauses = []
     for index in range(0, len(pieces), 2):
@@ -160,8 +161,8 @@ def request_clauses(utterance: str | None, language: str | None = None) -> list[
     """
     if not utterance:
         return []
-    for lang in _languages(language):
-        if clauses := _clauses(utterance, lang):
+    for lang in rule_languages(language):
+        if clauses := split_clauses(utterance, lang):
             return clauses
     return []
 
@@ -195,14 +196,14 @@ def utterance_asks_for(
     without rules nothing counts as asked (has_rules: the guard asks for a yes instead).
     """
     return any(
-        _asks_for(utterance, action, extra_terms, narrow, lang) for lang in _languages(language)
+        _asks_for(utterance, action, extra_terms, narrow, lang) for lang in rule_languages(language)
     )
 
 
 def _asks_for(
     utterance: str | None, action: str, extra_terms: Iterable[str], narrow: bool, lang: Language
 ) -> bool:
-    clauses = _clauses(utterance, lang) if utterance else []
+    clauses = split_clauses(utterance, lang) if utterance else []
     if not clauses:
         return False
     text = " " + " ".join(" ".join(clause) for clause in clauses) + " "
@@ -215,13 +216,13 @@ def _asks_for(
         # the words after "play" are what to hear: "sleep", "hush", "up" are the title's;
         # only a level said as one ("at 25", "volume 25") is a volume there
         hear = [clause for clause in clauses if any_rule(lang.hear_starts, clause)]
-        if action == "volume" and _volume_numbers(hear, lang):
+        if action == "volume" and level_numbers(hear, lang):
             return True
         clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
     if any(lang.asks_for(clause, action) for clause in clauses):
         return True
     if action == "volume":
-        return bool(_volume_numbers(clauses, lang))
+        return bool(level_numbers(clauses, lang))
     if action == "source":
         return any(
             f" {before} {phrase} " in text or f" {phrase} {after} " in text
@@ -270,7 +271,8 @@ def _numbers(clause: list[str], lang: Language) -> list[tuple[int, int, int]]:
     return found
 
 
-def _volume_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
+def level_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
+    """The numbers in these clauses that can be a volume level (volume_numbers)."""
     numbers: set[int] = set()
     for clause in clauses:
         hear = any_rule(lang.hear_starts, clause)  # "play 99 Luftballons"
@@ -286,70 +288,6 @@ def _volume_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
                 continue
             numbers.add(value)
     return numbers
-
-
-def volume_numbers(utterance: str | None, language: str | None = None) -> set[int]:
-    """The numbers in the user's words that can be a volume, not a zone, pin or minutes.
-
-    A number counts in a clause that is not a question, unless a word right before it
-    makes it something else ("zone 4", "pin 2", "radio 4") or a unit follows it ("10
-    minutes"). "Kitchen to 20", "living room 35", "twenty five" count.
-    """
-    if not utterance:
-        return set()
-    numbers: set[int] = set()
-    for lang in _languages(language):
-        numbers |= _volume_numbers(_clauses(utterance, lang), lang)
-    return numbers
-
-
-_DIGITS = re.compile(r"\d+")
-
-
-def said_digits(utterance: str | None) -> set[int]:
-    """The numbers the user wrote or spoke as digits, in any language ("volume 25", "a 25").
-
-    Home Assistant's speech-to-text writes numbers as digits; they need no word rules, so
-    a language without rules can still tell a volume the user said from one they did not.
-    """
-    return {int(digits) for digits in _DIGITS.findall(utterance or "") if len(digits) <= 6}
-
-
-def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
-    """(asks for more, asks for less), from the clauses that are not questions."""
-    up = down = False
-    for clause in _clauses(utterance, lang):
-        if any_rule(lang.hear_starts, clause):
-            continue  # "play Wake Me Up"
-        up |= any_rule(lang.volume_up, clause)
-        down |= any_rule(lang.volume_down, clause)
-        for index, word in enumerate(clause):
-            too = index > 0 and clause[index - 1] in lang.too
-            if word in lang.loud:
-                down, up = (True, up) if too else (down, True)
-            elif word in lang.quiet:
-                up, down = (True, down) if too else (up, True)
-    return up, down
-
-
-def utterance_allows_volume(
-    utterance: str | None, target: int, current: int | None, language: str | None = None
-) -> bool:
-    """True when the user's own words could have asked for this volume.
-
-    A volume the user said (volume_numbers: not any number, "zone 4" is none), or the
-    direction they asked for ("down" and the target is not above the current volume).
-    Questions ask for nothing ("is it too loud?").
-    """
-    if target in volume_numbers(utterance, language):
-        return True
-    if current is None or not utterance:
-        return False
-    for lang in _languages(language):
-        up, down = _directions(utterance, lang)
-        if (up and target >= current) or (down and target <= current):
-            return True
-    return False
 
 
 # --- players the user named -----------------------------------------------------------
@@ -411,13 +349,13 @@ def request_text(utterance: str | None, previous: str | None, language: str | No
         return utterance
     if match_answer(utterance, language) is not Answer.NEITHER:
         return utterance
-    if any(_follows_on(utterance, lang) for lang in _languages(language)):
+    if any(_follows_on(utterance, lang) for lang in rule_languages(language)):
         return f"{utterance}. {previous}"
     return utterance
 
 
 def _follows_on(utterance: str, lang: Language) -> bool:
-    clauses = _clauses(utterance, lang)
+    clauses = split_clauses(utterance, lang)
     words = {word for clause in clauses for word in clause}
     if not clauses or words <= lang.closers | lang.polite:
         return False
@@ -426,7 +364,7 @@ def _follows_on(utterance: str, lang: Language) -> bool:
         return True  # "try again", "and the kitchen too"
     if any(lang.asks_for_any(clause) for clause in clauses):
         return False
-    return not _volume_numbers(clauses, lang)
+    return not level_numbers(clauses, lang)
 
 
 NEGATIONS = frozenset(

@@ -1,0 +1,75 @@
+"""The volumes and directions the user's own words ask for: a level they said, up or down.
+
+Only ever applied to the raw utterance the user spoke or typed, never to model output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .phrases import Language, any_rule
+from .utterance import level_numbers, rule_languages, split_clauses
+
+
+def volume_numbers(utterance: str | None, language: str | None = None) -> set[int]:
+    """The numbers in the user's words that can be a volume, not a zone, pin or minutes.
+
+    A number counts in a clause that is not a question, unless a word right before it
+    makes it something else ("zone 4", "pin 2", "radio 4") or a unit follows it ("10
+    minutes"). "Kitchen to 20", "living room 35", "twenty five" count.
+    """
+    if not utterance:
+        return set()
+    numbers: set[int] = set()
+    for lang in rule_languages(language):
+        numbers |= level_numbers(split_clauses(utterance, lang), lang)
+    return numbers
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def said_digits(utterance: str | None) -> set[int]:
+    """The numbers the user wrote or spoke as digits, in any language ("volume 25", "a 25").
+
+    Home Assistant's speech-to-text writes numbers as digits; they need no word rules, so
+    a language without rules can still tell a volume the user said from one they did not.
+    """
+    return {int(digits) for digits in _DIGITS.findall(utterance or "") if len(digits) <= 6}
+
+
+def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
+    """(asks for more, asks for less), from the clauses that are not questions."""
+    up = down = False
+    for clause in split_clauses(utterance, lang):
+        if any_rule(lang.hear_starts, clause):
+            continue  # "play Wake Me Up"
+        up |= any_rule(lang.volume_up, clause)
+        down |= any_rule(lang.volume_down, clause)
+        for index, word in enumerate(clause):
+            too = index > 0 and clause[index - 1] in lang.too
+            if word in lang.loud:
+                down, up = (True, up) if too else (down, True)
+            elif word in lang.quiet:
+                up, down = (True, down) if too else (up, True)
+    return up, down
+
+
+def utterance_allows_volume(
+    utterance: str | None, target: int, current: int | None, language: str | None = None
+) -> bool:
+    """True when the user's own words could have asked for this volume.
+
+    A volume the user said (volume_numbers: not any number, "zone 4" is none), or the
+    direction they asked for ("down" and the target is not above the current volume).
+    Questions ask for nothing ("is it too loud?").
+    """
+    if target in volume_numbers(utterance, language):
+        return True
+    if current is None or not utterance:
+        return False
+    for lang in rule_languages(language):
+        up, down = _directions(utterance, lang)
+        if (up and target >= current) or (down and target <= current):
+            return True
+    return False
