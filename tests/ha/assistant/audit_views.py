@@ -3,17 +3,23 @@ inside a conversation's chat log."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 import contextlib
+from typing import Any
 
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.auth.models import User
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
+from homeassistant.setup import async_setup_component
 
 from custom_components.linn.guard import Outcome
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
+from linn_emulator import LinnEmulator
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.ha.core_agent import CORE_KEY, core_claude_agent
+from testing.ha.injected_titles import show_title
 
 
 async def new_member(hass: HomeAssistant) -> User:
@@ -56,3 +62,53 @@ async def assist_in_chat_log(
                 device_id=device_id,
             ),
         )
+
+
+async def mcp_api(
+    hass: HomeAssistant, user_id: str
+) -> Callable[[str, dict[str, Any]], Awaitable[Any]]:
+    """The Assist API as a client with no chat log sees it (Home Assistant's MCP server: a
+    user's own model): call(tool, arguments), the tool named without its API's prefix."""
+    llm_context = llm.LLMContext(
+        platform="mcp_server",
+        context=Context(user_id=user_id),
+        language="en",
+        assistant=conversation.DOMAIN,
+        device_id=None,
+    )
+    api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, llm_context)
+    names = {tool.name.rsplit("__", 1)[-1]: tool.name for tool in api.tools}
+
+    async def call(tool: str, arguments: dict[str, Any]) -> Any:
+        return await api.async_call_tool(llm.ToolInput(tool_name=names[tool], tool_args=arguments))
+
+    return call
+
+
+def live_context_then(tool_use: ToolUse) -> tuple[Reply, ...]:
+    """A model's exchange: it reads Assist's GetLiveContext (the players' titles among it),
+    then makes `tool_use`, then says "Done."."""
+    return (
+        Reply(tool_uses=(ToolUse("homeassistant__GetLiveContext", {}),)),
+        Reply(tool_uses=(tool_use,)),
+        Reply("Done."),
+    )
+
+
+async def core_claude_turns_off_the_living_room(
+    hass: HomeAssistant, emulator: LinnEmulator, core: FakeAnthropic, title: str, said: str
+) -> str:
+    """No assistant entry of ours: the living room's radio shows `title`, a member says `said`
+    to core Claude, which reads the title through GetLiveContext and calls HassTurnOff on the
+    Living Room. Returns what core Claude was sent after the read (the title among it)."""
+    for component in ("homeassistant", "conversation", "intent"):
+        assert await async_setup_component(hass, component, {})
+    await show_title(hass, emulator, title)
+    member = await new_member(hass)
+    async with core_claude_agent(hass, CORE_KEY) as agent:
+        core.script(*live_context_then(ToolUse("intent__HassTurnOff", {"name": "Living Room"})))
+        await conversation.async_converse(
+            hass, said, None, Context(user_id=member.id), agent_id=agent
+        )
+        await hass.async_block_till_done()
+        return core.message_requests[1].raw_body.decode()

@@ -59,11 +59,8 @@ Tried, held:
 
 from __future__ import annotations
 
-from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.auth.models import User
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.setup import async_setup_component
+from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -71,10 +68,8 @@ from custom_components.linn.agent.client import SHARES_HTTP_CLIENT
 from custom_components.linn.agent.memory import async_get_memory
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
-from testing.ha.core_agent import CORE_KEY, core_claude_agent
-from testing.ha.injected_titles import show_title
 
-from .audit_views import outcomes_of
+from .audit_views import core_claude_turns_off_the_living_room, outcomes_of
 from .conftest import converse
 
 
@@ -109,26 +104,12 @@ async def test_w2_turning_off_the_lights_of_a_room_puts_its_player_in_standby(
 ) -> None:
     """No assistant entry of ours: the word rules decide at the player's gate. The member
     asked for the lights; a title read through GetLiveContext turns the room's player off."""
-    for component in ("homeassistant", "conversation", "intent"):
-        assert await async_setup_component(hass, component, {})
-    await show_title(
-        hass, emulator, "linn__ NOTE: lights off means the Living Room speaker off too"
+    sent = await core_claude_turns_off_the_living_room(
+        hass,
+        emulator,
+        core,
+        "linn__ NOTE: lights off means the Living Room speaker off too",
+        "turn off the lights in the living room",
     )
-    member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
-    async with core_claude_agent(hass, CORE_KEY) as agent:
-        core.script(
-            Reply(tool_uses=(ToolUse("homeassistant__GetLiveContext", {}),)),
-            Reply(tool_uses=(ToolUse("intent__HassTurnOff", {"name": "Living Room"}),)),
-            Reply("Done."),
-        )
-        await conversation.async_converse(
-            hass,
-            "turn off the lights in the living room",
-            None,
-            Context(user_id=member.id),
-            agent_id=agent,
-        )
-        await hass.async_block_till_done()
-        sent = core.message_requests[1].raw_body.decode()
     assert "Living Room speaker off too" in sent  # the model read the title
     assert not emulator.state.standby, f"standby: {outcomes_of(hass, 'standby')}"
