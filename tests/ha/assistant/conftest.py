@@ -16,7 +16,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
-from testing.fake_anthropic import FakeAnthropic
+from custom_components.linn.tools.guard_options import OPT_POLICIES
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.core_agent import CORE_KEY, core_claude_agent
 
 API_KEY = "sk-ant-test"
@@ -52,6 +53,24 @@ async def assistant(
     assert await async_setup_component(hass, "conversation", {})
     async with assistant_entry(hass, fake, "Claude assistant", assistant_options, AGENT) as entry:
         yield entry
+
+
+@pytest.fixture
+async def standby_the_streamer_denies(
+    hass: HomeAssistant,
+    assistant: MockConfigEntry,
+    loaded_entry: MockConfigEntry,
+    fake: FakeAnthropic,
+) -> None:
+    """The streamer's own policies turn standby off (the assistant set up before); the model
+    asks for the living room's standby, then says "Standby is turned off for me."."""
+    hass.config_entries.async_update_entry(
+        loaded_entry, options={**loaded_entry.options, OPT_POLICIES: {"standby": "deny"}}
+    )
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
+        Reply("Standby is turned off for me."),
+    )
 
 
 @asynccontextmanager

@@ -42,10 +42,10 @@ BUDGET_SHARE = {
 }
 
 
-@pytest.fixture
-def stored_ledger(hass_storage: dict[str, Any]) -> None:
-    """The guard's storage as a restart finds it: today's tokens over the day budget."""
-    hass_storage[STORAGE_KEY] = {
+def _storage_with_ledger(today: dict[str, float], **more: Any) -> dict[str, Any]:
+    """The guard's storage with no pending requests and a ledger of today: `today`'s totals,
+    no players, and `more` (users) as given."""
+    return {
         "version": STORAGE_VERSION,
         "minor_version": 1,
         "key": STORAGE_KEY,
@@ -53,16 +53,25 @@ def stored_ledger(hass_storage: dict[str, Any]) -> None:
             "pending": {"requests": []},
             "ledger": {
                 "day": dt_util.now().date().isoformat(),
-                "today": {
-                    "tokens": 25_000_000.0,
-                    "weighted_tokens": 6_500_000.0,
-                    "cost_usd": 1.5,
-                    "model_calls": 900.0,
-                },
+                "today": today,
                 "players": {},
+                **more,
             },
         },
     }
+
+
+@pytest.fixture
+def stored_ledger(hass_storage: dict[str, Any]) -> None:
+    """The guard's storage as a restart finds it: today's tokens over the day budget."""
+    hass_storage[STORAGE_KEY] = _storage_with_ledger(
+        {
+            "tokens": 25_000_000.0,
+            "weighted_tokens": 6_500_000.0,
+            "cost_usd": 1.5,
+            "model_calls": 900.0,
+        }
+    )
 
 
 @pytest.mark.parametrize(
@@ -304,23 +313,13 @@ async def stored_member(
     After the admin: the first user created would be the owner, an admin.
     """
     member = await hass.auth.async_create_user("Member", group_ids=[GROUP_ID_USER])
-    hass_storage[STORAGE_KEY] = {
-        "version": STORAGE_VERSION,
-        "minor_version": 1,
-        "key": STORAGE_KEY,
-        "data": {
-            "pending": {"requests": []},
-            "ledger": {
-                "day": dt_util.now().date().isoformat(),
-                "today": {"weighted_tokens": 3_500_000.0, "cost_usd": 0.2, "model_calls": 60.0},
-                "players": {},
-                "users": {
-                    member.id: {"weighted_tokens": 3_100_000.0, "cost_usd": 0.1},
-                    "": {"weighted_tokens": 3_000_000.0, "cost_usd": 0.1},
-                },
-            },
+    hass_storage[STORAGE_KEY] = _storage_with_ledger(
+        {"weighted_tokens": 3_500_000.0, "cost_usd": 0.2, "model_calls": 60.0},
+        users={
+            member.id: {"weighted_tokens": 3_100_000.0, "cost_usd": 0.1},
+            "": {"weighted_tokens": 3_000_000.0, "cost_usd": 0.1},
         },
-    }
+    )
     assert not member.is_admin
     return member
 

@@ -225,15 +225,8 @@ async def test_an_assistants_allow_does_not_loosen_a_streamers_deny(
     hass_admin_user: User,
     emulator: LinnEmulator,
     fake: FakeAnthropic,
-    loaded_entry: MockConfigEntry,
+    standby_the_streamer_denies: None,
 ) -> None:
-    hass.config_entries.async_update_entry(
-        loaded_entry, options={**loaded_entry.options, OPT_POLICIES: {"standby": "deny"}}
-    )
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
-        Reply("Standby is turned off for me."),
-    )
     await converse(hass, "turn off the living room", hass_admin_user)
     assert _tool_error(fake) == "Denied: this action is turned off"
     assert not emulator.state.standby

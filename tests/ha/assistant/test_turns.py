@@ -12,7 +12,6 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 from custom_components.linn.guard import Outcome
-from custom_components.linn.tools.guard_options import OPT_POLICIES
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
@@ -187,15 +186,8 @@ async def test_a_call_the_guard_denies_reaches_the_model_as_an_error(
     hass_admin_user: User,
     emulator: LinnEmulator,
     fake: FakeAnthropic,
-    loaded_entry: MockConfigEntry,
+    standby_the_streamer_denies: None,
 ) -> None:
-    hass.config_entries.async_update_entry(
-        loaded_entry, options={**loaded_entry.options, OPT_POLICIES: {"standby": "deny"}}
-    )
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
-        Reply("Standby is turned off for me."),
-    )
     result = await converse(hass, "turn off the living room", hass_admin_user)
     assert speech(result) == "Standby is turned off for me."
     block = fake.message_requests[1].tool_results()[0]
