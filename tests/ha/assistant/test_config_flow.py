@@ -33,6 +33,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply
 from testing.helpers import closed_port
 
 from .conftest import API_KEY, converse, speech
+from .options_flow import model_selector, open_assistant_step
 
 
 async def start_assistant_flow(hass: HomeAssistant) -> str:
@@ -134,21 +135,14 @@ async def test_a_rejected_key_at_setup_starts_reauth(
 async def test_options_list_the_models_and_accept_free_text(
     hass: HomeAssistant, assistant: MockConfigEntry
 ) -> None:
-    result = await hass.config_entries.options.async_init(assistant.entry_id)
-    assert result["type"] is FlowResultType.MENU  # "Model and budgets" / "Guard policies"
-    result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {"next_step_id": "assistant"}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "assistant"
-    schema = result["data_schema"].schema
-    model_selector = next(value for key, value in schema.items() if key == CONF_MODEL)
-    assert model_selector.config["options"][:3] == [
+    result = await open_assistant_step(hass, assistant)
+    selector = model_selector(result)
+    assert selector.config["options"][:3] == [
         "claude-haiku-5-5",
         "claude-haiku-4-5",
         "claude-sonnet-4-5",
     ]
-    assert model_selector.config["custom_value"] is True
+    assert selector.config["custom_value"] is True
 
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
@@ -173,10 +167,7 @@ async def test_streamer_entries_get_the_guard_options_not_the_assistants(
 async def test_thinking_needs_room_in_the_max_output_tokens(
     hass: HomeAssistant, assistant: MockConfigEntry
 ) -> None:
-    result = await hass.config_entries.options.async_init(assistant.entry_id)
-    result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {"next_step_id": "assistant"}
-    )
+    result = await open_assistant_step(hass, assistant)
     low = {**dict(DEFAULT_OPTIONS), CONF_THINKING_EFFORT: "low", CONF_MAX_TOKENS: 200.0}
     result = await hass.config_entries.options.async_configure(result["flow_id"], low)
     assert result["type"] is FlowResultType.FORM
@@ -277,16 +268,10 @@ async def test_options_of_an_assistant_that_is_not_loaded_still_open_and_save(
     await hass.config_entries.async_reload(assistant.entry_id)
     await hass.async_block_till_done()
     assert assistant.state is ConfigEntryState.SETUP_ERROR
-    result = await hass.config_entries.options.async_init(assistant.entry_id)
-    result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {"next_step_id": "assistant"}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "assistant"
-    schema = result["data_schema"].schema
-    model_selector = next(value for key, value in schema.items() if key == CONF_MODEL)
+    result = await open_assistant_step(hass, assistant)
+    selector = model_selector(result)
     # the server refused the list: the current and the default model are offered
-    assert model_selector.config["options"] == list(
+    assert selector.config["options"] == list(
         dict.fromkeys([DEFAULT_OPTIONS[CONF_MODEL], DEFAULT_MODEL])
     )
     result = await hass.config_entries.options.async_configure(
@@ -297,10 +282,7 @@ async def test_options_of_an_assistant_that_is_not_loaded_still_open_and_save(
 
 
 async def test_an_empty_model_is_refused(hass: HomeAssistant, assistant: MockConfigEntry) -> None:
-    result = await hass.config_entries.options.async_init(assistant.entry_id)
-    result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {"next_step_id": "assistant"}
-    )
+    result = await open_assistant_step(hass, assistant)
     before = dict(assistant.options)
     result = await hass.config_entries.options.async_configure(
         result["flow_id"], {**dict(DEFAULT_OPTIONS), CONF_MODEL: "  "}

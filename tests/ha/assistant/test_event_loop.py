@@ -21,6 +21,7 @@ from custom_components.linn.agent.const import CONF_BASE_URL
 from testing.fake_anthropic import FakeAnthropic, Reply
 
 from .conftest import converse, speech
+from .options_flow import open_assistant_step
 
 pytestmark = pytest.mark.usefixtures("assistant")
 
@@ -69,9 +70,6 @@ async def test_setup_reconfigure_and_options_build_clients_off_the_loop(
     await hass.config_entries.async_reload(assistant.entry_id)
     await hass.async_block_till_done()
     assert assistant.state is ConfigEntryState.SETUP_ERROR
-    result = await hass.config_entries.options.async_init(assistant.entry_id)
-    result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {"next_step_id": "assistant"}
-    )
+    result = await open_assistant_step(hass, assistant)
     assert result["step_id"] == "assistant"
     # The reports themselves fail the test (tests/conftest.py, testing/deprecations.py).
