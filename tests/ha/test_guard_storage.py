@@ -19,7 +19,7 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import AuditLog, Guard, Outcome
+from custom_components.linn.guard import AuditLog, Outcome
 from custom_components.linn.tools.ha_adapter import (
     ANCHOR_KEY,
     AUDIT_ISSUE,
@@ -27,12 +27,12 @@ from custom_components.linn.tools.ha_adapter import (
     EVIDENCE_KEY,
     STORAGE_KEY,
     STORAGE_VERSION,
-    GuardRuntime,
 )
-from custom_components.linn.tools.linn_tools import TOOL_SPECS
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
 from testing.helpers import wait_for
+
+from .guard_restarts import restart_guard, restart_with_the_audit_log_missing
 
 
 async def test_diagnostics_hold_the_audit_log_redacted(
@@ -95,15 +95,6 @@ async def test_a_tampered_audit_log_raises_a_repair_issue(
     await hass.config_entries.async_unload(config_entry.entry_id)
 
 
-async def _restart(hass: HomeAssistant) -> GuardRuntime:
-    """A new guard that knows only what is stored (as after a restart)."""
-    old = hass.data[DATA_GUARD]
-    restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
-    await restarted.async_load()
-    hass.data[DATA_GUARD] = restarted
-    return restarted
-
-
 async def test_a_change_is_on_disk_before_it_runs_and_a_crash_cannot_lose_it(
     hass: HomeAssistant,
     hass_admin_user: User,
@@ -125,7 +116,7 @@ async def test_a_change_is_on_disk_before_it_runs_and_a_crash_cannot_lose_it(
     hass_storage.clear()
     hass_storage.update(on_disk)
 
-    restarted = await _restart(hass)
+    restarted = await restart_guard(hass)
     (record,) = [r for r in restarted.guard.audit.records if r.tool == "set_volume"]
     assert record.outcome is Outcome.FAILED
     assert record.reason.startswith("Failed: Home Assistant stopped while this ran")
@@ -167,7 +158,7 @@ async def test_a_log_cut_short_or_deleted_is_detected_against_its_anchor(
     await hass.data[DATA_GUARD].async_save()
     tamper(hass_storage)
 
-    await _restart(hass)
+    await restart_guard(hass)
     issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
     if problem is None:
         assert issue is None
@@ -183,20 +174,14 @@ async def test_the_repair_issue_stays_across_restarts_until_an_admin_acknowledge
     hass_client: ClientSessionGenerator,
     loaded_entry: MockConfigEntry,
 ) -> None:
-    await async_setup_llm(hass)
-    assert await async_setup_component(hass, "repairs", {})
-    api = await assist(hass, hass_admin_user)
-    await call(api, "set_volume", player=PLAYER, volume=21)
-    await hass.data[DATA_GUARD].async_save()
-    hass_storage[STORAGE_KEY]["data"].pop("audit")
-    await _restart(hass)
+    await restart_with_the_audit_log_missing(hass, hass_storage, hass_admin_user)
     issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
     assert issue is not None
     assert issue.is_persistent  # the issue registry restores it after a restart
     assert issue.is_fixable
 
     # a clean start later (the new log now matches its anchor) does not clear it
-    await _restart(hass)
+    await restart_guard(hass)
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
 
     client = await hass_client()
@@ -242,7 +227,7 @@ async def _tampered_start(
     broken = copy.deepcopy(hass_storage[STORAGE_KEY]["data"]["audit"])
     broken["records"][0]["arguments"] = {"volume": 99}
     hass_storage[STORAGE_KEY]["data"]["audit"] = broken
-    await _restart(hass)
+    await restart_guard(hass)
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
     return broken
 
@@ -256,7 +241,7 @@ async def test_the_broken_log_is_kept_across_restarts_and_saves_until_an_admin_d
 ) -> None:
     broken = await _tampered_start(hass, hass_admin_user, hass_storage)
     for _ in range(3):  # restarts, each with its saves
-        runtime = await _restart(hass)
+        runtime = await restart_guard(hass)
         await call(await assist(hass, hass_admin_user), "set_volume", player=PLAYER, volume=24)
         await runtime.async_save()
     (kept,) = hass_storage[EVIDENCE_KEY]["data"]["logs"]

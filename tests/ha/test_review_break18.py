@@ -12,31 +12,18 @@ from homeassistant.auth.models import User
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.guard import Guard
 from custom_components.linn.tools.ha_adapter import (
     AUDIT_ISSUE,
-    DATA_GUARD,
-    STORAGE_KEY,
-    GuardRuntime,
 )
-from custom_components.linn.tools.linn_tools import TOOL_SPECS
 from linn_emulator import LinnEmulator
-from testing.ha.assist_api import PLAYER, assist, async_setup_llm, call
+
+from .guard_restarts import restart_guard, restart_with_the_audit_log_missing
 
 LIMIT = "number.living_room_volume_limit"
-
-
-async def _restart(hass: HomeAssistant) -> None:
-    """A new guard that knows only what is stored (as after a restart)."""
-    old = hass.data[DATA_GUARD]
-    restarted = GuardRuntime(hass, Guard(TOOL_SPECS, clock=old.guard.clock))
-    await restarted.async_load()
-    hass.data[DATA_GUARD] = restarted
 
 
 async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
@@ -50,13 +37,7 @@ async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
     admin until an admin acknowledges it. Home Assistant's `repairs/ignore_issue` command
     has no admin check, so a member ignores it: the Repairs panel hides it, and it stays
     hidden across restarts (the guard re-raises it as the same, still ignored, issue)."""
-    await async_setup_llm(hass)
-    assert await async_setup_component(hass, "repairs", {})
-    api = await assist(hass, hass_admin_user)
-    await call(api, "set_volume", player=PLAYER, volume=21)
-    await hass.data[DATA_GUARD].async_save()
-    hass_storage[STORAGE_KEY]["data"].pop("audit")
-    await _restart(hass)
+    await restart_with_the_audit_log_missing(hass, hass_storage, hass_admin_user)
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is not None
 
     member = await hass.auth.async_create_user("Member", group_ids=["system-users"])
@@ -66,7 +47,7 @@ async def test_b7_a_member_cannot_hide_the_broken_audit_log_issue(
         {"type": "repairs/ignore_issue", "domain": DOMAIN, "issue_id": AUDIT_ISSUE, "ignore": True}
     )
     await client.receive_json()
-    await _restart(hass)
+    await restart_guard(hass)
     issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
     assert issue is not None
     assert issue.dismissed_version is None, "a member hid the broken audit log's issue"
