@@ -16,8 +16,8 @@ from custom_components.linn import PLATFORMS
 from custom_components.linn.agent.setup import ASSISTANT_PLATFORMS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.entity import LinnEntity
-from custom_components.linn.guard_sensors import GuardSensor
 from custom_components.linn.lpec import LinnDevice
+from custom_components.linn.sensor import GuardSensor
 from testing.ha.streamers import UDN
 
 LINN = Path(__file__).parent.parent.parent / "custom_components" / "linn"
