@@ -21,7 +21,6 @@ from .const import DOMAIN
 from .guard import Caller, InvalidArgument, PlayerTerms, RiskFacts, ToolCall, ToolFailure, Turn
 from .guard.taint import CONVERSATION_TAINT_SECONDS
 from .lpec import LpecError, LpecInvalidArgumentError, LpecTimeoutError, LpecUnsupportedError
-from .player_areas import player_terms
 from .tools.ha_adapter import (
     DATA_GUARD,
     GuardRuntime,
@@ -32,6 +31,7 @@ from .tools.ha_adapter import (
     turn_bounds,
 )
 from .tools.linn_tools import TOOLS, TOOLS_BY_NAME
+from .tools.player_areas import player_terms
 from .tools.players import Player, async_players, control_state, state_result
 from .tools.schemas import schema_for_players, tool_schema
 from .tools.tool_def import CallContext, SchemaFacts, ToolDef, bind_players

@@ -24,7 +24,7 @@ import probatio
 
 from ..const import DOMAIN
 from ..llm import PREFIX
-from ..player_areas import device_area, player_area
+from ..tools.player_areas import device_area, player_area
 from ..tools.players import Player
 
 _LOGGER = logging.getLogger(__name__)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
 
-from .guard import PlayerTerms
-from .tools.players import Player
+from ..guard import PlayerTerms
+from .players import Player
 
 
 def device_area(hass: HomeAssistant, device_id: str | None) -> str | None:
