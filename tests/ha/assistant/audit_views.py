@@ -32,21 +32,29 @@ def outcomes_of(hass: HomeAssistant, tool: str) -> list[Outcome]:
     return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
 
 
-@contextlib.asynccontextmanager
-async def assist_in_chat_log(
-    hass: HomeAssistant, text: str, context: Context, device_id: str | None = None
-) -> AsyncIterator[llm.APIInstance]:
-    """The Assist API of a turn of the default agent saying `text`, inside its chat log (as
-    an agent's tool calls run): what a model calls through it runs in that conversation."""
-    user_input = conversation.ConversationInput(
+def conversation_input(
+    text: str, context: Context, agent_id: str, device_id: str | None = None
+) -> conversation.ConversationInput:
+    """What a pipeline hands an agent for a new conversation in English: `text`, said by the
+    user of `context`."""
+    return conversation.ConversationInput(
         text=text,
         context=context,
         conversation_id=None,
         device_id=device_id,
         satellite_id=None,
         language="en",
-        agent_id="conversation.home_assistant",
+        agent_id=agent_id,
     )
+
+
+@contextlib.asynccontextmanager
+async def assist_in_chat_log(
+    hass: HomeAssistant, text: str, context: Context, device_id: str | None = None
+) -> AsyncIterator[llm.APIInstance]:
+    """The Assist API of a turn of the default agent saying `text`, inside its chat log (as
+    an agent's tool calls run): what a model calls through it runs in that conversation."""
+    user_input = conversation_input(text, context, "conversation.home_assistant", device_id)
     with (
         chat_session.async_get_chat_session(hass) as session,
         conversation.async_get_chat_log(hass, session, user_input),
@@ -112,3 +120,15 @@ async def core_claude_turns_off_the_living_room(
         )
         await hass.async_block_till_done()
         return core.message_requests[1].raw_body.decode()
+
+
+async def local_intents(hass: HomeAssistant, user: User, agent_id: str, text: str) -> None:
+    """A voice pipeline whose agent is `agent_id`, with "Prefer handling commands locally":
+    the default agent's local intents run in the chat log before that agent's turn."""
+    user_input = conversation_input(text, Context(user_id=user.id), agent_id)
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        await conversation.async_handle_intents(hass, user_input, chat_log)
+    await hass.async_block_till_done()

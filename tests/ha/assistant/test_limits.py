@@ -26,6 +26,7 @@ from testing.fake_anthropic import ApiError, FakeAnthropic, Reply, Stall, ToolUs
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
+from .audit_views import conversation_input
 from .conftest import AGENT, PLAYER, converse, speech
 
 LIMITED = "The assistant is in limited mode right now."
@@ -143,15 +144,7 @@ async def test_deltas_stream_in_order_and_tools_start_while_streaming(
         Reply("It is at thirty three."),
     )
     deltas: list[dict[str, Any]] = []
-    user_input = conversation.ConversationInput(
-        text="volume 33",
-        context=Context(user_id=hass_admin_user.id),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id=AGENT,
-    )
+    user_input = conversation_input("volume 33", Context(user_id=hass_admin_user.id), AGENT)
     with (
         chat_session.async_get_chat_session(hass) as session,
         async_get_chat_log(

@@ -14,7 +14,7 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import chat_session, llm
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -36,7 +36,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.injected_titles import show_title
 
-from .audit_views import live_context_then, mcp_api, new_member, outcomes_of
+from .audit_views import live_context_then, local_intents, mcp_api, new_member, outcomes_of
 from .conftest import AGENT, converse, speech
 
 PLAYER = "Living Room"
@@ -274,21 +274,7 @@ async def test_n5_prefer_local_intents_skips_the_assistants_policies(
     policies only, and the player goes to standby."""
     assert await async_setup_component(hass, "intent", {})
     member = await new_member(hass)
-    user_input = conversation.ConversationInput(
-        text="turn off the living room",
-        context=Context(user_id=member.id),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id=AGENT,
-    )
-    with (
-        chat_session.async_get_chat_session(hass) as session,
-        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
-    ):
-        await conversation.async_handle_intents(hass, user_input, chat_log)
-    await hass.async_block_till_done()
+    await local_intents(hass, member, AGENT, "turn off the living room")
     assert not emulator.state.standby, f"standby ran: {outcomes_of(hass, 'standby')}"
 
 

@@ -25,6 +25,7 @@ from testing.fake_anthropic import ApiError, FakeAnthropic, planned, planned_cha
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
+from .audit_views import conversation_input, local_intents
 from .conftest import AGENT, converse, speech
 
 
@@ -110,14 +111,8 @@ async def test_another_agents_set_volume_against_the_users_words_is_refused(
     assert await async_setup_component(hass, "conversation", {})
     assert await async_setup_component(hass, "intent", {})
     context = Context(user_id=hass_admin_user.id)
-    user_input = conversation.ConversationInput(
-        text="turn the living room down a bit",
-        context=context,
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id="conversation.other",
+    user_input = conversation_input(
+        "turn the living room down a bit", context, "conversation.other"
     )
     with (
         chat_session.async_get_chat_session(hass) as session,
@@ -138,26 +133,6 @@ async def test_another_agents_set_volume_against_the_users_words_is_refused(
     assert outcomes == [Outcome.DENIED], outcomes
 
 
-async def _local_intents(hass: HomeAssistant, user: Any, agent_id: str, text: str) -> None:
-    """A voice pipeline whose agent is `agent_id`, with "Prefer handling commands locally":
-    the default agent's local intents run in the chat log before that agent's turn."""
-    user_input = conversation.ConversationInput(
-        text=text,
-        context=Context(user_id=user.id),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id=agent_id,
-    )
-    with (
-        chat_session.async_get_chat_session(hass) as session,
-        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
-    ):
-        await conversation.async_handle_intents(hass, user_input, chat_log)
-    await hass.async_block_till_done()
-
-
 async def test_another_agents_local_intent_without_an_assistant_keeps_the_streamers_policies(
     hass: HomeAssistant, emulator: LinnEmulator, loaded_entry: Any
 ) -> None:
@@ -166,9 +141,7 @@ async def test_another_agents_local_intent_without_an_assistant_keeps_the_stream
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
     assert await async_setup_component(hass, "intent", {})
-    await _local_intents(
-        hass, await _member(hass), "conversation.other", "turn off the living room"
-    )
+    await local_intents(hass, await _member(hass), "conversation.other", "turn off the living room")
     await wait_for(lambda: emulator.state.standby)
     records = _records(hass, "standby")
     assert [r.outcome for r in records] == [Outcome.ALLOWED]
@@ -189,11 +162,11 @@ async def test_our_assistants_policies_are_its_own_not_another_pipelines(
     assert await async_setup_component(hass, "intent", {})
     member = await _member(hass)
     fake.plan(planned(planned_change("standby", target="the living room")))
-    await _local_intents(hass, member, "conversation.other", "turn off the living room")
+    await local_intents(hass, member, "conversation.other", "turn off the living room")
     await wait_for(lambda: emulator.state.standby)
     assert [r.outcome for r in _records(hass, "standby")] == [Outcome.ALLOWED]
     emulator.state.standby = False
-    await _local_intents(hass, member, AGENT, "turn off the living room")
+    await local_intents(hass, member, AGENT, "turn off the living room")
     assert not emulator.state.standby
     records = _records(hass, "standby")
     assert [r.outcome for r in records] == [Outcome.ALLOWED, Outcome.DENIED]
