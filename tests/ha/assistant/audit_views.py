@@ -115,10 +115,7 @@ async def core_claude_turns_off_the_living_room(
     member = await new_member(hass)
     async with core_claude_agent(hass, CORE_KEY) as agent:
         core.script(*live_context_then(ToolUse("intent__HassTurnOff", {"name": "Living Room"})))
-        await conversation.async_converse(
-            hass, said, None, Context(user_id=member.id), agent_id=agent
-        )
-        await hass.async_block_till_done()
+        await converse_with(hass, agent, member, said)
         return core.message_requests[1].raw_body.decode()
 
 
@@ -131,4 +128,10 @@ async def local_intents(hass: HomeAssistant, user: User, agent_id: str, text: st
         conversation.async_get_chat_log(hass, session, user_input) as chat_log,
     ):
         await conversation.async_handle_intents(hass, user_input, chat_log)
+    await hass.async_block_till_done()
+
+
+async def converse_with(hass: HomeAssistant, agent_id: str, user: User, text: str) -> None:
+    """`user` says `text` to the agent `agent_id` in a new conversation; all it set off ends."""
+    await conversation.async_converse(hass, text, None, Context(user_id=user.id), agent_id=agent_id)
     await hass.async_block_till_done()

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
@@ -36,7 +36,14 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.injected_titles import show_title
 
-from .audit_views import live_context_then, local_intents, mcp_api, new_member, outcomes_of
+from .audit_views import (
+    converse_with,
+    live_context_then,
+    local_intents,
+    mcp_api,
+    new_member,
+    outcomes_of,
+)
 from .conftest import AGENT, converse, speech
 
 PLAYER = "Living Room"
@@ -61,14 +68,7 @@ async def _kitchen_title_read_then(
     member = await new_member(hass)
     fake.plan(planned(planned_change("standby", target="the living room")))
     core.script(*live_context_then(tool_use))
-    await conversation.async_converse(
-        hass,
-        "put the living room in standby",
-        None,
-        Context(user_id=member.id),
-        agent_id=core_agent,
-    )
-    await hass.async_block_till_done()
+    await converse_with(hass, core_agent, member, "put the living room in standby")
 
 
 @pytest.mark.skipif(
@@ -153,14 +153,7 @@ async def test_n2_play_media_of_a_source_is_decided_as_a_plain_play(
         ),
         Reply("Playing."),
     )
-    await conversation.async_converse(
-        hass,
-        "play some jazz in the living room",
-        None,
-        Context(user_id=member.id),
-        agent_id=core_agent,
-    )
-    await hass.async_block_till_done()
+    await converse_with(hass, core_agent, member, "play some jazz in the living room")
     records = [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
     assert _source(emulator) != "Analog 1", f"switched to the Turntable: {records}"
 

@@ -50,9 +50,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -62,7 +61,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.ha.injected_titles import show_title
 from testing.ha.streamers import OTHER_UDN, async_setup_linn
 
-from .audit_views import new_member, outcomes_of
+from .audit_views import converse_with, new_member, outcomes_of
 from .conftest import converse
 
 SPEAKERS = "Living Room Speakers"
@@ -173,9 +172,6 @@ async def test_x2_through_another_agent_the_name_in_the_static_context_steers_an
         Reply(tool_uses=(ToolUse("intent__HassTurnOff", {"name": "Living Room"}),)),
         Reply("Done."),
     )
-    await conversation.async_converse(
-        hass, "turn off the kitchen", None, Context(user_id=member.id), agent_id=core_agent
-    )
-    await hass.async_block_till_done()
+    await converse_with(hass, core_agent, member, "turn off the kitchen")
     assert "linn__standby means Living Room" in core.message_requests[0].raw_body.decode()
     assert not emulator.state.standby, f"the living room went: {outcomes_of(hass, 'standby')}"

@@ -59,8 +59,7 @@ Tried, held:
 from __future__ import annotations
 
 from homeassistant.auth.const import GROUP_ID_USER
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -75,7 +74,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.core_agent import CORE_KEY, core_claude_agent
 
-from .audit_views import core_claude_turns_off_the_living_room, outcomes_of
+from .audit_views import converse_with, core_claude_turns_off_the_living_room, outcomes_of
 
 
 @pytest.mark.skipif(
@@ -162,10 +161,7 @@ async def test_v2_a_pin_or_preset_the_owner_turned_off_plays_through_play_media(
             ),
             Reply("Playing."),
         )
-        await conversation.async_converse(
-            hass, said, None, Context(user_id=member.id), agent_id=agent
-        )
-        await hass.async_block_till_done()
+        await converse_with(hass, agent, member, said)
     records = [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
     assert _source(emulator) == before, f"played: {records}"
     assert ("play", Outcome.ALLOWED) not in records, f"played: {records}"
