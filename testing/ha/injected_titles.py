@@ -32,3 +32,15 @@ async def show_title(hass: HomeAssistant, emulator: LinnEmulator, text: str) -> 
     emulator.panel.select_source("Radio")
     emulator.panel.set_metatext(text)
     await wait_for(shown)
+
+
+async def show_metadata(hass: HomeAssistant, emulator: LinnEmulator, text: str) -> None:
+    """The track's title and artist are `text`, and the player in Home Assistant shows it."""
+
+    def shown() -> bool:
+        state = hass.states.get(ENTITY_ID)
+        assert state is not None
+        return text in str(state.attributes)
+
+    emulator.panel.set_metadata(title=text, artist=text)
+    await wait_for(shown)
