@@ -1,5 +1,5 @@
-"""What the break-it reviews' tests share: who asks, what the guard recorded, an Assist API
-inside a conversation's chat log."""
+"""What the assistant's tests (the break-it reviews' first) share: who asks, what the guard
+recorded, an Assist API inside a conversation's chat log, a model's usual calls."""
 
 from __future__ import annotations
 
@@ -91,6 +91,15 @@ async def mcp_api(
         return await api.async_call_tool(llm.ToolInput(tool_name=names[tool], tool_args=arguments))
 
     return call
+
+
+def assist_sets_volume_25() -> Reply:
+    """The model's call of Assist's HassSetVolume: the Living Room to 25."""
+    return Reply(
+        tool_uses=(
+            ToolUse("media_player__HassSetVolume", {"name": "Living Room", "volume_level": 25}),
+        )
+    )
 
 
 def live_context_then(tool_use: ToolUse) -> tuple[Reply, ...]:

@@ -30,6 +30,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.helpers import wait_for
 
+from .audit_views import assist_sets_volume_25
 from .conftest import PLAYER, converse, speech
 
 BUDGET_CONVERSATION = "This conversation has used up its assistant budget. Please start a new one."
@@ -225,13 +226,7 @@ async def test_another_apis_change_that_ran_is_reported_when_the_budget_stops_th
     emulator: LinnEmulator,
 ) -> None:
     fake.plan(planned(planned_change("volume", target="living room", volume="level", level=25)))
-    fake.script(
-        Reply(
-            tool_uses=(
-                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
-            )
-        )
-    )
+    fake.script(assist_sets_volume_25())
     result = await converse(hass, "living room volume 25", hass_admin_user)
     await wait_for(lambda: emulator.state.volume == 25)
     assert speech(result) == f"Done: HassSetVolume. {BUDGET_CONVERSATION}"

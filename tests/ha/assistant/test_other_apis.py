@@ -20,6 +20,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.ha.injected_titles import show_metadata
 from testing.helpers import wait_for
 
+from .audit_views import assist_sets_volume_25
 from .conftest import PLAYER, converse
 
 pytestmark = [
@@ -40,11 +41,7 @@ async def test_an_assist_tool_runs_through_the_guard(
 ) -> None:
     fake.plan(planned(planned_change("volume", target="living room", volume="level", level=25)))
     fake.script(
-        Reply(
-            tool_uses=(
-                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
-            )
-        ),
+        assist_sets_volume_25(),
         Reply("Done."),
     )
     await converse(hass, "living room volume 25", hass_admin_user)
@@ -67,11 +64,7 @@ async def test_an_assist_tool_call_by_a_read_only_user_is_refused(
     hass: HomeAssistant, hass_read_only_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     fake.script(
-        Reply(
-            tool_uses=(
-                ToolUse("media_player__HassSetVolume", {"name": PLAYER, "volume_level": 25}),
-            )
-        ),
+        assist_sets_volume_25(),
         Reply("Not allowed."),
     )
     await converse(hass, "living room volume 25", hass_read_only_user)
