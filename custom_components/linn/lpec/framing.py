@@ -274,13 +274,10 @@ class MessageReader:
         or OSError from the socket.
         """
         while not self._ready:
-            if self._framer.broken is not None:
-                raise BrokenQuoteError(self._framer.broken)
-            data = await self._reader.read(_READ_CHUNK)
-            if not data:
+            messages = await self._read_chunk()
+            if messages is None:
                 return None
-            self._ready.extend(self._framer.feed(data))
-            del data  # the framer copied it: not held while waiting for the next chunk
+            self._ready.extend(messages)
         return self._ready.popleft()
 
     async def read_batch(self) -> list[str] | None:
@@ -292,15 +289,24 @@ class MessageReader:
         framed before it have been returned.
         """
         while not self._ready:
-            if self._framer.broken is not None:
-                raise BrokenQuoteError(self._framer.broken)
-            data = await self._reader.read(_READ_CHUNK)
-            if not data:
+            messages = await self._read_chunk()
+            if messages is None:
                 return None
-            messages = self._framer.feed(data)
-            del data
             if messages:
                 return messages  # the common case: nothing was queued by read()
         messages = list(self._ready)
         self._ready.clear()
         return messages
+
+    async def _read_chunk(self) -> list[str] | None:
+        """The messages one read of the stream completes (maybe none); None at its end.
+
+        The chunk read is not held while the caller waits for the next one (the framer
+        copied what it needs).
+        """
+        if self._framer.broken is not None:
+            raise BrokenQuoteError(self._framer.broken)
+        data = await self._reader.read(_READ_CHUNK)
+        if not data:
+            return None
+        return self._framer.feed(data)
