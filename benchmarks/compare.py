@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 from pathlib import Path
 import sys
@@ -19,7 +18,7 @@ import time
 from typing import Any
 
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
-from benchmarks.stats import machine, summarize
+from benchmarks.stats import machine, summarize, write_json
 
 
 async def measure_side(
@@ -151,8 +150,7 @@ def main(argv: list[str]) -> None:
     results = asyncio.run(run(args))
     print_table(results)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)
     if args.png:
         from benchmarks.compare_plot import draw  # noqa: PLC0415
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
-import json
 import os
 from pathlib import Path
 import time
@@ -31,7 +30,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
 
 from benchmarks.hass import async_setup_http, home_assistant
-from benchmarks.stats import machine, summarize
+from benchmarks.stats import machine, summarize, write_json
 from custom_components.linn.guard import GuardResult, ToolCall
 from custom_components.linn.llm import LinnHandler
 from custom_components.linn.tools.ha_adapter import DATA_GUARD, async_caller, current_turn
@@ -198,5 +197,4 @@ def main(argv: list[str] | None = None) -> None:
     }
     print_table(results)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)

@@ -10,12 +10,11 @@ import argparse
 import asyncio
 from collections.abc import AsyncIterator, Callable
 import contextlib
-import json
 from pathlib import Path
 import time
 from typing import Any
 
-from benchmarks.stats import machine, summarize
+from benchmarks.stats import machine, summarize, write_json
 from custom_components.linn.lpec import LinnDevice
 from custom_components.linn.lpec.codec import Event as LpecEvent, parse_device_line
 from custom_components.linn.lpec.model import DeviceState
@@ -252,5 +251,4 @@ def main(argv: list[str]) -> None:
     results = asyncio.run(run(args))
     print_table(results)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)

@@ -28,7 +28,6 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 import contextlib
 import functools
-import json
 import os
 from pathlib import Path
 import random
@@ -45,7 +44,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from benchmarks.fake_api import fake_api
 from benchmarks.hass import async_setup_http, home_assistant
-from benchmarks.stats import machine, summarize
+from benchmarks.stats import machine, summarize, write_json
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.agent.turn import AssistantTurn
 from custom_components.linn.const import DOMAIN
@@ -386,8 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     results = {"machine": {**machine(), "load_average": load}, "note": args.note, **measured}
     print_table(results)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import sys
 from typing import Any
 
 from benchmarks.hass import home_assistant
-from benchmarks.stats import machine
+from benchmarks.stats import machine, write_json
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic
 from testing.promptcmp.harness import (
@@ -262,8 +262,7 @@ def main(argv: list[str]) -> None:
         print_run(run, agents)
     print(f"\ngoal met on every run: {results['goal']['met']}")
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+        write_json(args.json, results)
     if args.png:
         from benchmarks.prompt_plot import draw  # noqa: PLC0415
 

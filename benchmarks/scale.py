@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 from pathlib import Path
 import sys
 from typing import Any
 
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
-from benchmarks.stats import machine
+from benchmarks.stats import machine, write_json
 
 
 async def measure(
@@ -165,7 +164,6 @@ def main(argv: list[str]) -> None:
     results = asyncio.run(run(args))
     print_table(results)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)
     if args.png:
         draw(results, args.png)

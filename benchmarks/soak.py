@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
-import json
 import logging
 from pathlib import Path
 import resource
@@ -28,7 +27,7 @@ import tracemalloc
 from typing import Any
 
 from benchmarks.hass import async_setup_http, home_assistant
-from benchmarks.stats import machine, percentile
+from benchmarks.stats import machine, percentile, write_json
 import custom_components.linn as linn_init
 from linn_emulator import LinnEmulator
 from testing.ha.assist_api import assist_with_unlimited_guard
@@ -292,8 +291,7 @@ def main(argv: list[str]) -> None:
     text = summary(results)
     print(text)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        write_json(args.json, results)
     if args.summary:
         args.summary.parent.mkdir(parents=True, exist_ok=True)
         args.summary.write_text(text + "\n")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 import platform
 import statistics
 import time
@@ -39,3 +41,9 @@ def machine() -> dict[str, Any]:
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "loadavg": os.getloadavg(),
     }
+
+
+def write_json(path: Path, results: dict[str, Any]) -> None:
+    """A benchmark's results as indented JSON (its folder made if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
