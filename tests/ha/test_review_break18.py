@@ -16,9 +16,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.linn.const import DOMAIN
-from custom_components.linn.tools.ha_adapter import (
-    AUDIT_ISSUE,
-)
+from custom_components.linn.tools.ha_adapter import AUDIT_ISSUE
 from linn_emulator import LinnEmulator
 
 from .guard_restarts import restart_guard, restart_with_the_audit_log_missing
