@@ -208,14 +208,9 @@ class LpecConnection:
     def abort(self, error: LpecConnectionError, *, gone: str | None = None) -> None:
         """Kill the connection now (e.g. a keepalive went unanswered).
 
-        A command in flight (written, unanswered) may have run: it fails with
-        LpecOutcomeUnknownError. `gone` names a sub-device that said BYEBYE (ohNet): a
-        command in flight naming it did not run, so it fails with CommandNotRunError.
-        ohNet writes a command's reply before a BYEBYE (NotifyDeviceDisabled waits for the
-        device lock an ACTION holds while it runs and answers), and after the BYEBYE it
-        answers 111 without invoking anything (the device is gone from the session's map).
-        Not so a SUBSCRIBE: ohNet writes its ack after letting go of that lock, so a BYEBYE
-        may come between (it ends with the session either way).
+        A command in flight fails with LpecOutcomeUnknownError, or with CommandNotRunError
+        if it names `gone`, a sub-device that said BYEBYE (docs/protocol.md, "BYEBYE and a
+        command in flight").
         """
         if self._closed:
             return

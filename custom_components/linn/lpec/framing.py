@@ -1,39 +1,7 @@
 """Split the byte stream a device sends into messages: by quotes, not by lines.
 
-Linn firmware writes line breaks inside quoted values raw (ohNet Converter::ToXmlEscaped
-has escaped only the five XML entities since 2016), so a multi-line DIDL-Lite or ReadList
-value spans several lines of the stream. A message therefore ends at a line break (LF,
-CR or CRLF) outside quotes; inside quotes a line break belongs to the value and comes out
-as LF, whatever the device sent.
-
-Quotes: a `"` opens a value; inside one, a `"` closes it only when a space, a tab or a
-line break follows (the same rule the tokenizer applies, so a backslash-quoted quote or a
-value ending in a backslash stays readable). The firmware escapes quotes inside values
-as `&quot;`, so a raw quote is always a delimiter, with one exception ohNet's
-ToXmlEscaped makes: a byte of 0xC0 or more starts a multi-byte character, and the 1-3
-bytes after it (0xC0-0xDF: 1, 0xE0-0xEF: 2, 0xF0 and above: 3) are written raw, whatever
-they are. Valid UTF-8 never has a quote or a line break there; a Latin-1 radio title
-(`Café" Berlin`, é as the one byte 0xE9) does. So inside quotes those bytes are
-content, never a delimiter, here as in ohNet. ERROR descriptions are written raw,
-quotes and all, so an ERROR ends at its line end.
-
-Inside quotes, a line break is always content: a value may hold any text, a line that
-reads like an LPEC header too (a radio station's StreamTitle goes into Metatext raw, so
-a hostile one could otherwise forge BYEBYE, EVENT or RESPONSE). An unterminated quote (a
-device gone wrong; ohNet never sends one outside ERROR) therefore swallows what follows.
-What bounds it: ohNet never writes a raw quote inside a value except in such a raw run,
-so a quote inside a value that neither closes it (a space, tab or line break next) nor
-follows a backslash means the framing is lost: BrokenQuoteError ends the connection
-(after the messages completed before it), and a new session resynchronises, with nothing
-after the broken quote trusted. The next quoted value the device sends finds it; failing
-that, the limit below, or a reply the connection misses meanwhile.
-
-Decoding: a message is UTF-8; bytes that are not (a Latin-1 title) are read as Latin-1,
-never an exception. Raw bytes that followed such a byte inside quotes are re-escaped
-(`"` as `&quot;`, `&` `<` `>` likewise), so the tokenizer reads them as content too.
-
-A message longer than `limit` bytes raises MessageTooLongError: the connection cannot
-tell where the next message starts, so it must end.
+A message longer than `limit` bytes raises MessageTooLongError; a broken quote raises
+BrokenQuoteError. Why, and what ohNet writes (docs/protocol.md, "Framing").
 """
 
 from __future__ import annotations

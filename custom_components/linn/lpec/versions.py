@@ -1,21 +1,7 @@
 """Which service version each ACTION is sent with, and what the device refused.
 
-ohNet (`DviServerLpec::Action`) refuses an ACTION whose version is above the version
-of the service the device implements (ERROR 106 "Version not supported") and then
-looks the action up by name only; a name the implemented service lacks is ERROR 501
-"Action not implemented" (`DviService::Invoke`). So the version to send is the lowest
-one that has the action: every device with the action accepts it.
-
-Where the versions come from: LPEC does not say. ALIVE carries only the sub-device
-name and UDN (ohNet `DviSessionLpec::Announce`) and Product `Attributes` only service
-names (ohPipeline `Product::GetAttributes`); only the UPnP device description lists
-versions (serviceType `urn:av-openhome-org:service:Product:4`). The caller may pass
-those declared versions (`ServiceVersions(declared)`): an action the declared version
-lacks is then not sent at all (its fallback is used at once) and no action is sent
-with a version above the declared one. Otherwise the version sent is the lowest that
-has each action (from the service XML: ohNet `Product1.xml`/`Volume1.xml`, ohPipeline
-`ServiceXml/OpenHome/*.xml`), and a refusal is remembered for the session's device,
-so the fallback is used straight away next time.
+Why the lowest version with the action, and where versions come from
+(docs/protocol.md, "Service versions").
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""Defensive, lenient parsing of XML that comes from a device.
+"""Defensive, lenient parsing of XML that comes from a device: repaired once, else None.
 
-Linn firmware does not always send well-formed XML:
-
-* ohPipeline's Icy parser (`Media/Protocol/Icy.cpp`) puts a radio station's StreamTitle
-  into `<dc:title>` unescaped, so a bare `&` or `<` can appear in Metatext;
-* published captures show DIDL-Lite using `dc:` and `upnp:` without declaring them.
-
-So a document that does not parse is repaired once (a bare `&` or `<` escaped, the
-text of DIDL-Lite's leaf elements re-escaped, undeclared prefixes declared) and parsed
-again. A DOCTYPE or ENTITY declaration is refused before anything else: no entity is
-ever defined, so none is expanded and nothing external is fetched. What still does not
-parse is None ("no metadata"), never an exception.
+What firmware sends and what is repaired or refused (docs/protocol.md, "XML from the device").
 """
 
 from __future__ import annotations
