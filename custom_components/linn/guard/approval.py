@@ -212,15 +212,10 @@ class Approvals(Executor):
     ) -> GuardResult:
         """An admin approves or denies a request; an approved one runs after re-checks.
 
-        `arguments` (what the approver was shown) must match the request exactly. An answer
-        from a notification's button carries `secret`, which must be the request's own
-        random secret: anyone can read a request's id and arguments, only the admin's
-        notification holds its secret. A refusal carries a `code`: unknown, not_yours,
-        not_admin, forged, changed_arguments, expired, used, turned_off or changed_target.
-
-        An approved request runs on the players it targeted when it was made (their entity
-        ids): a handler resolves names afresh, and when they now name other players (a
-        device that renamed itself), it does not run.
+        `arguments` (what the approver was shown) must match the request exactly; `secret` (from a
+        notification's button) must be the request's own. A refusal carries a `code`: unknown,
+        not_yours, not_admin, forged, changed_arguments, expired, used, turned_off or changed_target
+        (docs/guard.md, "Approval flow").
         """
         self.attempts += 1
         request = self.pending.get(request_id)

@@ -1,15 +1,7 @@
-"""A tamper-evident audit log: every attempt's final outcome, hash-chained.
+"""A tamper-evident audit log: every attempt's final outcome, hash-chained, kept per user.
 
-Each record's hash covers the previous record's hash and its own canonical content, so
-changing, inserting or deleting a record breaks the chain from there on.
-
-Retention is per user, in three kinds kept apart: each user (the unidentified caller
-counts as one) keeps their newest `max_records` records of changes (and decisions), their
-newest `max_reads` records of reads, and their newest `max_refusals` refused attempts
-(denied, invalid, rate limited). One user's volume drops only that user's own oldest
-records of the same kind, never anyone else's: cheap reads never drop a change's record,
-and no call drops a refusal. A dropped record leaves a gap: the hashes at both ends
-are kept, so the records around it still verify; gaps at the start fold into the anchor.
+How the chain and retention work (docs/security.md, "The audit log: retention and integrity
+(as the code does it)").
 """
 
 from __future__ import annotations

@@ -91,32 +91,10 @@ def taint_refusal(
     *,
     taint: TaintBook,
 ) -> str | None:
-    """Why a change the model makes must not run or ask, if so.
+    """Why a change the model makes must not run or ask, if so; None when it may.
 
-    Every change a model makes rests on the user's own words of this turn (or, for a
-    short answer such as "the kitchen", of the turn before): they must ask for this
-    kind of action in a clause that is no question; a name the call targets (a source)
-    only narrows it. The model's request carries names no user chose (player, area and
-    entity names, which devices report), so no turn is trusted blindly. A volume must
-    follow the words: a volume the user said, or the direction they asked for. Once
-    device text was read in the conversation, a named target must be one the user
-    said too (before, a model may translate "Plattenspieler" to the "Turntable" source).
-    The change's players must never be other than the ones the words name: when they
-    name a player, a change of another is refused even before device text, since a
-    player's name (set in Linn's app) may itself carry an instruction.
-
-    After a read brought device text in, in this turn or an earlier one of the
-    conversation, that text stays in the model's context. In the turn that read it, a
-    change that needs a yes or an admin is refused (its arguments may come from the
-    text; a request raised by device text is the approval flood an attacker wants);
-    the user can ask again in a turn of their own. In any turn, such a change may ask
-    only for a volume the user said, not one picked in the direction they asked for.
-
-    A tool with no action kind (another API's unknown tool) has no words to check: it
-    is refused in a conversation that read device text when its spec says so. Another
-    API's tool with a kind (a known Assist intent) is checked as a Linn change, with
-    every name it targets (`every_term`); in a language without word rules and no plan
-    it is refused there, since its question would be the model's own words.
+    It must rest on the user's own words; after device text, stricter (docs/security.md,
+    "How the guard reads the user's words (as the code does it)").
     """
     turn = call.turn
     read_here = taint.is_tainted(call.caller, turn)

@@ -365,14 +365,8 @@ class Guard(Approvals):
     def request_carries_untrusted_text(self, caller: Caller, turn: Turn) -> None:
         """The model's request in this turn carries text no user chose; call before it runs.
 
-        For an agent that sends names a device or another integration picked (Home
-        Assistant's Assist prompt and its exposed entities' and areas' names, player names,
-        turn facts): the turn, and the rest of its conversation, follow the rules of
-        a conversation that read device text from its first tool call on: another API's
-        change tool (which has no words to check) is refused, and a Linn change that needs
-        a yes or an admin may only ask for a volume the user said. Every Linn change needs
-        the user's words in any case. Without a conversation, the caller's next day
-        (TaintBook.untied_read_before).
+        The turn and its conversation are then treated as having read device text (docs/security.md,
+        "How the guard reads the user's words (as the code does it)").
         """
         self.taint.mark(caller, turn, read=True, this_turn=turn.conversation_id is None)
 

@@ -181,19 +181,9 @@ def utterance_asks_for(
 ) -> bool:
     """True when the user's own words ask for this kind of action (and this target).
 
-    The words must hold one of the action's rules (phrases/<language>.py: "listen to",
-    "turn ... up", "mach ... an"), in a clause that is not a question. A volume the user
-    said counts as asking for the volume ("kitchen to 20"). `extra_terms` are the names
-    the call targets (a source name): device-supplied, so they only narrow it: when
-    given, the user must also have said one ("switch to TV"), and a name alone never asks
-    for anything (a source renamed "Playing" does not turn "what's playing?" into a
-    request). "to TV" (a preposition right before the name), "TV sound" and "turntable
-    in the kitchen" ask for a source. Whole words.
-
-    `narrow=False`: the names need not be in the words (after no device text was read,
-    the user may say "Plattenspieler" for a source the device calls "Turntable"); the
-    action still must be. `language`: the turn's language (None: English); in a language
-    without rules nothing counts as asked (has_rules: the guard asks for a yes instead).
+    `extra_terms`: names the call targets, which only narrow; `narrow=False`: they need not be
+    said; `language`: the turn's (None: English); one without rules asks for nothing
+    (docs/security.md, "How the guard reads the user's words (as the code does it)").
     """
     return any(
         _asks_for(utterance, action, extra_terms, narrow, lang) for lang in rule_languages(language)
@@ -308,16 +298,9 @@ def players_named(
 ) -> bool:
     """True when the user's words name every player a change targets, or imply it.
 
-    `targets`, `others`: per player (the call's targets; every other player offered), the
-    names a user says for it (its name, its area's). A player is named by one of its
-    names as whole words where no longer name of any player covers them ("the living
-    room speakers" names "Living Room Speakers", not "Living Room"; names.names_whole),
-    or by a word of them that no other player's names have ("kitchen" for "Kitchen
-    Streamer"; such a word can only sit inside a longer name of the same player). A
-    target the words do not name counts when it is `implied` (the only player, the
-    player in the satellite's area: "turn it down"; before device text, every target)
-    and the words name no player the call does not target ("put the kitchen in standby"
-    does not imply the living room). Any language: names are the user's own.
+    `targets`, `others`: per player (the call's; every other offered), the names a user says for
+    it; `implied`: per target, whether it counts unnamed (docs/security.md, "How the guard reads
+    the user's words (as the code does it)").
     """
     words = set(_name_tokens(utterance or ""))
     players = [*targets, *others]

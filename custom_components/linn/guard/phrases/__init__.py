@@ -1,15 +1,7 @@
 """Per-language word rules: how a user asks for each kind of change, and what a question is.
 
-One module per language (en, de, fr, nl, es), each a `Language` of plain tables. A rule is
-a short pattern over the words of one clause, written as a string:
-
-- `play`: the word itself; `spiel*`: any word starting with `spiel`;
-- `you|i|we`: any one of these words;
-- `put ... on`: `put`, up to four words, then `on` ("put some jazz on", "put it on");
-- `^para`: only as the clause's first word; `too$`: only as its last.
-
-Adding a word for a new tool is one line in each language's `purposes` table; a language
-without a module has no rules, and the guard falls back to the user's yes for it.
+The rule syntax and how to add a word (docs/evaluation.md, "The design: phrase rules in code
+(now the path without a plan)").
 """
 
 from __future__ import annotations
