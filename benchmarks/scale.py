@@ -84,6 +84,8 @@ def rows(results: dict[str, Any]) -> list[dict[str, float]]:
             "cpu_ms_per_event": r["load"]["cpu_ms_per_event"],
             "floor_ms": r["ha_floor"]["cpu_ms_per_write"],
             "vs_floor": r["load"]["cpu_vs_ha_floor"],
+            "push_floor_ms": r["ha_floor"]["push"]["cpu_ms_per_event"],
+            "vs_push_floor": r["load"]["cpu_vs_push_floor"],
             "load_start": r["loadavg_start"][0],
             "load_end": r["loadavg_end"][0],
         }
@@ -101,7 +103,7 @@ def print_table(results: dict[str, Any]) -> None:
     print(
         f"{'N':>3} {'KiB':>8} {'x lin':>6} {'cpu idle':>9} {'cpu load':>9} {'x lin':>6} "
         f"{'p50 ms':>8} {'p99 ms':>8} {'n':>4} {'ms/event':>9} {'floor ms':>9} {'x floor':>8} "
-        f"{'load':>10}"
+        f"{'push ms':>8} {'x push':>7} {'load':>10}"
     )
     for row in rows(results):
         print(
@@ -109,7 +111,8 @@ def print_table(results: dict[str, Any]) -> None:
             f"{row['cpu_idle_s_per_min']:>9.3f} {row['cpu_load_s_per_min']:>9.3f} "
             f"{row['cpu_load_vs_linear']:>6.2f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
             f"{row['n']:>4.0f} {row['cpu_ms_per_event']:>9.3f} {row['floor_ms']:>9.3f} "
-            f"{row['vs_floor']:>8.2f} {row['load_start']:>4.1f}->{row['load_end']:<4.1f}"
+            f"{row['vs_floor']:>8.2f} {row['push_floor_ms']:>8.3f} {row['vs_push_floor']:>7.2f} "
+            f"{row['load_start']:>4.1f}->{row['load_end']:<4.1f}"
         )
     for n, r in results["sizes"].items():
         if "load_profile" in r:

@@ -23,6 +23,7 @@ import time
 import tracemalloc
 from typing import Any
 
+from benchmarks.push_floor import push_floor
 from benchmarks.stats import summarize
 
 POLL_TIMEOUT = 30.0
@@ -140,10 +141,19 @@ async def measure_loaded(
         / (60 * args.rate * count)
     )
     if side.domain == "linn":
-        floor = await ha_floor(hass, side.entity_ids[0])
+        push = {
+            "count": count,
+            "rate": args.rate,
+            "seconds": args.window,
+            "idle_cpu_s_per_minute": result["idle"]["cpu_s_per_minute"],
+        }
+        floor = await ha_floor(hass, side.entity_ids[0], push=push)
         result["ha_floor"] = floor
         result["load"]["cpu_vs_ha_floor"] = (
             result["load"]["cpu_ms_per_event"] / floor["cpu_ms_per_write"]
+        )
+        result["load"]["cpu_vs_push_floor"] = (
+            result["load"]["cpu_ms_per_event"] / floor["push"]["cpu_ms_per_event"]
         )
     if getattr(args, "profile", False):
         # A window of its own: the profiler's overhead must not reach the figures above.
@@ -166,26 +176,21 @@ def profile_top(profile: cProfile.Profile, lines: int) -> dict[str, str]:
     return out
 
 
-async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, Any]:
-    """Home Assistant's own floor: CPU of one bare async_write_ha_state of a minimal media
-    player entity showing the same attributes as ours (its volume changed before each write,
-    as a pushed volume event changes ours), on the same core and bus."""
+def floor_entities(ours: Any, count: int) -> list[Any]:
+    """Minimal media player entities showing the same attributes as ours (state `ours`)."""
     from homeassistant.components.media_player import MediaPlayerEntity  # noqa: PLC0415
-    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
-        MockEntityPlatform,
-    )
 
-    ours = hass.states.get(entity_id)
     shown = dict(ours.attributes)
+    features = shown.pop("supported_features", 0)
 
     class Floor(MediaPlayerEntity):
         _attr_should_poll = False
-        _attr_name = "floor"
-        _attr_unique_id = "bench_floor"
 
-        def __init__(self) -> None:
+        def __init__(self, number: int) -> None:
+            self._attr_name = f"floor {number}"
+            self._attr_unique_id = f"bench_floor_{number}"
             self._attr_state = ours.state
-            self._attr_supported_features = shown.pop("supported_features", 0)
+            self._attr_supported_features = features
             for key, value in shown.items():
                 if key in ("friendly_name", "device_class"):
                     continue
@@ -194,9 +199,32 @@ async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, A
         def set_volume(self, level: float) -> None:
             self._attr_volume_level = level
 
-    entity = Floor()
+    return [Floor(number) for number in range(count)]
+
+
+async def ha_floor(
+    hass: Any,
+    entity_id: str,
+    writes: int = 2000,
+    push: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Home Assistant's own floor: CPU of one bare async_write_ha_state of a minimal media
+    player entity showing the same attributes as ours (its volume changed before each write,
+    as a pushed volume event changes ours), on the same core and bus.
+
+    `push` (count, rate, seconds, idle_cpu_s_per_minute): also the floor of a pushed event
+    (benchmarks/push_floor.py), with as many entities as streamers.
+    """
+    from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
+        MockEntityPlatform,
+    )
+
+    ours = hass.states.get(entity_id)
+    count = push["count"] if push else 1
+    entities = floor_entities(ours, count)
+    entity = entities[0]
     platform = MockEntityPlatform(hass, domain="media_player", platform_name="bench_floor")
-    await platform.async_add_entities([entity])
+    await platform.async_add_entities(entities)
     samples = []
     for step in range(writes):
         entity.set_volume((20 + step % 40) / 100)
@@ -205,6 +233,11 @@ async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, A
         samples.append(time.thread_time() - start)
         if step % 100 == 0:
             await asyncio.sleep(0)
+    pushed = None
+    if push:
+        pushed = await push_floor(
+            entities, push["rate"], push["seconds"], push["idle_cpu_s_per_minute"]
+        )
     await platform.async_reset()
     samples.sort()
     return {
@@ -212,6 +245,7 @@ async def ha_floor(hass: Any, entity_id: str, writes: int = 2000) -> dict[str, A
         "attributes": sorted(ours.attributes),
         "cpu_ms_per_write": sum(samples) / writes * 1000,
         "cpu_ms_p50": samples[writes // 2] * 1000,
+        "push": pushed,
     }
 
 

@@ -1,0 +1,88 @@
+"""Home Assistant's floor for a pushed event (issue 31): bare entities fed over sockets.
+
+The minimal media player entity of `sides.ha_floor`, one per streamer, each fed by another
+process over a socket of its own at the streamers' rate, read with a plain asyncio
+StreamReader, one `async_write_ha_state` per line: what any push integration pays per event
+on this machine (the wake-up, the read, the state write) before parsing a protocol or
+keeping a model. Process CPU per line, with the same run's idle CPU subtracted, as
+`sides.measure_loaded` computes ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+_SENDER = """
+import heapq, random, socket, sys, time
+rate = float(sys.argv[1])
+socks = [socket.socket(fileno=int(fd)) for fd in sys.argv[2:]]
+start = time.monotonic()
+due = [(start + random.random() / rate, i, 0) for i in range(len(socks))]
+heapq.heapify(due)
+while due:
+    t, i, n = heapq.heappop(due)
+    time.sleep(max(0.0, t - time.monotonic()))
+    try:
+        socks[i].sendall(b'EVENT 1 %d Volume "%d"\\r\\n' % (n, 20 + n % 40))
+    except OSError:
+        break
+    heapq.heappush(due, (t + 1 / rate, i, n + 1))
+"""
+"""Each socket gets a volume line every 1/rate s, at a random phase (as the streamers')."""
+
+
+async def push_floor(
+    entities: list[Any], rate: float, seconds: float, idle_cpu_s_per_minute: float
+) -> dict[str, Any]:
+    """CPU ms per pushed line for `entities` (added, each with a `set_volume(level)`).
+
+    `idle_cpu_s_per_minute`: this process's CPU at rest in the same run, subtracted.
+    """
+    pairs = [socket.socketpair() for _ in entities]
+    theirs = [pair[1].fileno() for pair in pairs]
+    sender = subprocess.Popen(  # noqa: ASYNC220 (started once, killed at the end)
+        [sys.executable, "-c", _SENDER, str(rate), *map(str, theirs)], pass_fds=theirs
+    )
+    for _ours, their in pairs:
+        their.close()
+    lines = 0
+
+    async def feed(ours: socket.socket, entity: Any) -> None:
+        nonlocal lines
+        reader, writer = await asyncio.open_connection(sock=ours)
+        try:
+            while line := await reader.readline():
+                entity.set_volume(int(line.rsplit(b'"', 2)[1]) / 100)
+                entity.async_write_ha_state()
+                lines += 1
+        finally:
+            writer.close()
+
+    tasks = [
+        asyncio.create_task(feed(ours, entity))
+        for (ours, _their), entity in zip(pairs, entities, strict=True)
+    ]
+    try:
+        await asyncio.sleep(1)  # every socket connected and sending
+        first, cpu, wall = lines, time.process_time(), time.perf_counter()
+        await asyncio.sleep(seconds)
+        read, cpu, wall = lines - first, time.process_time() - cpu, time.perf_counter() - wall
+    finally:
+        sender.kill()
+        sender.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    per_second = read / wall
+    return {
+        "entities": len(entities),
+        "lines": read,
+        "lines_per_s": per_second,
+        "cpu_s_per_minute": cpu * 60 / wall,
+        "cpu_ms_per_event": (cpu * 60 / wall - idle_cpu_s_per_minute) * 1000 / (60 * per_second),
+    }
