@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from .base import Args, ArgType, EmulatedService, fmt_bool
 
+CHARACTERISTICS = (
+    "VolumeMax",
+    "VolumeUnity",
+    "VolumeSteps",
+    "VolumeMilliDbPerStep",
+    "BalanceMax",
+    "FadeMax",
+)
+"""Characteristics' out-arguments, in order: each the evented variable of the same name."""
+
 
 class VolumeService(EmulatedService):
     """urn:av-openhome-org:service:Volume:4."""
@@ -18,14 +28,7 @@ class VolumeService(EmulatedService):
         self.add(
             "Characteristics",
             self._characteristics,
-            outputs=(
-                "VolumeMax",
-                "VolumeUnity",
-                "VolumeSteps",
-                "VolumeMilliDbPerStep",
-                "BalanceMax",
-                "FadeMax",
-            ),
+            outputs=CHARACTERISTICS,
         )
         self.add("SetVolume", self._set_volume, value)
         self.add("SetVolumeNoUnmute", self._set_volume_no_unmute, value)
@@ -49,17 +52,7 @@ class VolumeService(EmulatedService):
 
     def _characteristics(self, _args: Args) -> list[str]:
         v = self.variables()
-        return [
-            v[k]
-            for k in (
-                "VolumeMax",
-                "VolumeUnity",
-                "VolumeSteps",
-                "VolumeMilliDbPerStep",
-                "BalanceMax",
-                "FadeMax",
-            )
-        ]
+        return [v[name] for name in CHARACTERISTICS]
 
     def _set_volume(self, args: Args) -> list[str]:
         self.device.set_volume(args.int("Value"))
