@@ -1,28 +1,7 @@
 """What each conversation sent, so that the thinking sent back stays bound to its prefix.
 
-Anthropic's documentation on preserved thinking (the 5.x models): thinking blocks of
-earlier turns stay in context and must be sent back exactly as returned, "including
-thinking blocks whose text is empty". A block's signature is bound to the conversation
-before it: if the system prompt, the tools or an earlier message changed after Claude
-produced it, the API answers 400 "Invalid `signature` in `thinking` block. The block is
-bound to a different conversation." A change invalidates only the thinking after it, and
-removing a completed turn's thinking blocks is allowed (the final assistant message of an
-active tool loop must keep its own).
-
-So every conversation remembers what its last request sent (digests, no text). Before the
-next request, the first difference (an options change, an entity renamed in the Assist
-prompt, facts that were evicted) drops the thinking of every model message from there
-on, except the active tool loop's last one. With no record (a new conversation, or one
-whose record was evicted with its facts) the thinking of earlier turns is dropped: nothing
-says what it was bound to.
-
-A record keeps chat-log positions (facts per utterance, the messages sent without their
-thinking), and a position means something only in the chat log it was taken from. Home
-Assistant drops a chat log after five idle minutes but gives a conversation id that is not
-a ULID (an automation's "kitchen") to a fresh chat log, and a cancelled turn's content is
-never stored. So the record also keeps the chat-log entries it saw (the objects
-themselves): before a turn uses it, every position from the first entry that is not the
-very object the record saw is forgotten, and a fresh chat log starts a fresh record.
+Why, and what a record keeps (docs/assistant.md, "Thinking and messages sent back (for
+contributors)").
 """
 
 from __future__ import annotations

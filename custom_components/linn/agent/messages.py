@@ -95,24 +95,10 @@ def chat_messages(
 ) -> BuiltMessages:
     """User, assistant and tool-result content in the API's shape.
 
-    `facts` are the turn facts sent with the user content at each chat-log index: they go
-    before that utterance's text, so every earlier message is sent again exactly as it was
-    (the cached history matches) and the facts never enter the stable prefix. `api_prompt`
-    (other LLM APIs' prompt) opens the first message as data. The last block of the last
-    message is the moving cache breakpoint.
-
-    A message the model produced goes back exactly as the API returned it (its `native`),
-    thinking blocks and all, unless its chat-log index is in `drop_thinking` (then without
-    its thinking blocks, which is allowed for completed turns), our own words were added
-    to it (the same), or another agent (`agent_id`) or another model (`model`) produced
-    it: its thinking is bound to that agent's system prompt and tools, or is not this
-    model's to read. Other assistant content (our own spoken lines, the calls of a
-    confirmation) is built from the chat log; calls of tools the model is not offered
-    (local intents of limited mode) are told as text. A tool result is sent when its call
-    was sent, whatever the tools offered now; a sent call without a result gets one.
-    A refused turn (refusal.py) is not sent. Before chat-log index `trim_before`, tool
-    results are sent as TRIMMED_RESULT and utterances without their turn facts (a budget
-    is near: the oldest context goes first).
+    `facts`: turn facts per chat-log index; `api_prompt` opens the first message; the thinking
+    at `drop_thinking` indexes, and of other agents (`agent_id`) or models (`model`), is left
+    out; before index `trim_before` results and facts are trimmed (docs/assistant.md, "Thinking
+    and messages sent back (for contributors)").
     """
     built: list[_Message] = []
     unanswered: list[str] = []

@@ -1,18 +1,7 @@
 """The request's thinking and effort parameters, from the model's capabilities.
 
-From Anthropic's documentation (2026-12): claude-haiku-5-5, claude-sonnet-5-5 and
-claude-opus-5-5 think adaptively by default (when no `thinking` parameter is sent); thinking
-can be disabled ({"type": "disabled"}) only at effort high or lower; {"type": "enabled",
-"budget_tokens": ...} is rejected with 400 on 4.7+ models; `output_config.effort` is low,
-medium (the default), high, xhigh or max. Haiku 5.5 omits the thinking text by default (an
-empty `thinking` string and a signature), which is what a voice assistant wants: no
-`display` is asked for.
-
-A model with adaptive thinking gets {"type": "disabled"} for the option "off" (and no
-effort, so the default medium, which allows disabling), else {"type": "adaptive"} and the
-effort level. A model with only enabled-type thinking (Haiku 4.5) gets nothing, whatever
-the option: it does not think unless asked, as before. So does a model whose capabilities
-are unknown (a server that reports none, or a failed look-up).
+What Anthropic accepts, and what each option sends (docs/assistant.md, "Thinking and
+messages sent back (for contributors)").
 """
 
 from __future__ import annotations

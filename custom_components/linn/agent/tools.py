@@ -179,19 +179,8 @@ def target_names(arguments: Mapping[str, Any]) -> list[str]:
 def _spec_for(runtime: GuardRuntime, guard_name: str, tool: llm.Tool) -> ToolSpec:
     """The guard's spec of a tool it does not know in advance (registered on use).
 
-    Reads need read access; anything else control. Their results may carry device text,
-    so each marks the turn tainted; a change of another API is refused after such text was
-    read anywhere in the conversation, since it stays in the model's context and nothing
-    like a streamer's soft limit stands behind these tools. Other APIs' tools share one
-    policy (the assistant's "Tools of other APIs"), and none can be approved by an admin
-    (the approval actions run only Linn tools).
-
-    A read is what the other API itself marks read-only (`ToolAnnotations.read_only`,
-    set in that integration's code, never by the model; Home Assistant's
-    GetLiveContext and GetDateTime are), unless the integration only relays a remote
-    server's hint (RELAYED_ANNOTATIONS): a read runs at once or, under *deny*, not at
-    all, because confirming a read protects nothing. A tool that declares nothing is
-    taken to change something, as Home Assistant's own defaults take it.
+    A read is what the other API marks read-only in code; anything else is a change under the
+    policy for other APIs (docs/assistant.md, "Claude assistant", *Tools of other APIs*).
     """
     read_only = tool.name == ASK_USER or (
         tool.annotations.read_only and tool.integration not in RELAYED_ANNOTATIONS

@@ -204,16 +204,9 @@ def exceeded_budget(
 ) -> BudgetExceeded | None:
     """The budget this conversation, this member or today has used up, if any (0: no limit).
 
-    Token budgets count weighted tokens (WEIGHTED_TOKENS), never raw ones: of an evening's
-    dialog most tokens are cheap cache reads of its history.
-
-    A conversation's budget is its user's in it: under a shared id (a satellite's fixed
-    `kitchen`), one user's turns do not use up another's.
-
-    A member (a user who is not an admin; the callers with no user together count as one)
-    may use only their share of the day budgets, so no member can use up the household's
-    and put everyone into limited mode. Their share is checked before the household's: a
-    member over it is refused, whatever the household has left.
+    Token budgets count weighted tokens; a conversation's budget is its user's in it; a member's
+    share of the day budgets is checked before the household's (docs/assistant.md, "Claude
+    assistant").
     """
     spent = ledger.for_conversation(conversation_id, user_id)
     if _over(spent, option(options, CONF_BUDGET_CONVERSATION_TOKENS), WEIGHTED_TOKENS) or _over(
