@@ -1,14 +1,7 @@
 """Out-of-band approval: actions, notifications, events, the phone's answer, expiry.
 
-An admin decides on a request the guard opened (policy `approve`): with the actions
-`linn.approve` / `linn.deny`, or the buttons of an actionable mobile notification. Each
-decision goes through Guard.resolve, which refuses and audits every abuse (unknown,
-someone's confirmation, not an admin, changed arguments, expired, already answered).
-
-A request's details (requester, arguments, id) go only to the admins' phones and to the
-approvals card, which filters per user. Home Assistant shows a persistent notification to
-every user, so the one kept here only says that a request is waiting for an administrator,
-and goes away when none is left.
+Each decision goes through Guard.resolve; who sees what, and why (docs/guard.md, "Approval
+flow").
 """
 
 from __future__ import annotations

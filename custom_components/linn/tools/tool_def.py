@@ -1,20 +1,7 @@
 """What every Linn tool is made of: its ToolDef, the context it runs in, shared schema pieces.
 
-A tool is defined once, in one ToolDef: its guard spec (access, action kind, timeout, logged
-fields), its schema and hints, its checks and its work. The tools themselves live by purpose in
-playback.py, volume.py, media.py and groups.py; linn_tools.py puts them in the order the model
-sees them and derives the guard's specs from them.
-
-Schemas use the voluptuous API (probatio in Home Assistant): Home Assistant turns the very
-same schema into the JSON Schema every agent sends to its model (additionalProperties:
-false, enums, ranges, lengths), and the guard runs it again on every call, so the model's
-view and the check in code cannot drift apart. Source names are device text and never in a
-schema: select_source checks the name in code.
-
-A schema is built from SchemaFacts alone (player names, the highest volume limit, pin and
-preset ids, taken from the live players on every call), never from a player:
-a schema compiled once for equal facts is the one the players would give now, so it can be
-reused (tools/schemas.py) without ever being stale.
+Why one ToolDef per tool and schemas built from SchemaFacts alone (CONTRIBUTING.md, "Tools:
+one ToolDef each").
 """
 
 from __future__ import annotations
