@@ -1,47 +1,7 @@
 """The gate in front of every change to a Linn player that belongs to a conversation turn.
 
-Home Assistant runs an intent (Assist's HassTurnOff, HassSetVolume, ... under any agent,
-the local intents of our limited mode) inside the conversation's processing, where the
-chat log context variable (`conversation.chat_log.current_chat_log`) is set; context
-variables reach the awaited service call and every task it creates. So a media player
-service handler that sees a chat log runs on behalf of a conversation turn: it gets the
-guard's decision for the equivalent Linn tool (turn_off is `standby`, volume_set is
-`set_volume` in the player's units, ...), with the service call's user, the turn and its
-plan, and one audit record. The policies are the turn's agent's: our assistant's in its
-turn (ASSISTANT), else the agent the chat log names (`turn_agent`: a voice pipeline's local
-intents run under its agent's id before that agent's turn). Every result in the chat log of
-a tool no guard saw (another agent's GetLiveContext) counts as device text read
-(llm.note_unguarded_results).
-
-Without a chat log, a call whose context is that of an Assist API instance built with no
-chat log (Home Assistant's MCP server: llm.untied_llm_call) comes from that client's model:
-it is decided the same way, as a call of its user with no conversation (the read window
-after device text holds). Any other call without a chat log (the UI, automations, scripts)
-keeps Home Assistant's own permissions only, as before.
-
-Home Assistant's code may also call a player's methods directly, with no service call
-(HassSetVolumeRelative calls `async_volume_up()`): the entity's context is then another
-call's (the last service call's, or none), never this caller's. The gate takes a context
-only from a service call that set it for the code now running (ServiceCallContext); for a
-direct call it takes the conversation's LLM API's context (the agent's user) or, with no
-chat log, the MCP client's (llm.API_CONTEXT), and without either it decides as for a caller
-with no user (reads only: Home Assistant's default agent's HassSetVolumeRelative, which has
-no LLM API). A direct call is always decided by the gate.
-
-Our own `linn__*` tools never reach these handlers (they call the device directly); a
-change the gate has let through marks its own execution (GATED), so a handler that calls
-another (play_media of a source) is not decided twice.
-
-A confirmation cannot be answered by a yes on this path (an intent's reply is not a
-question the user's next words can answer), so the gate opens none: a call that needs a
-yes is refused, saying so. A call that needs an administrator's approval waits for it, as
-on every other path.
-
-One yes does reach it: our assistant's confirmation of another API's call (its policy
-"Tools of other APIs" on *confirm*), which confirm.py runs in code on the user's yes with
-CONFIRMED set to the request. The player's gate still decides the change (a deny stays
-a deny, an approval is still asked for, one record), in the turn that asked for it (its
-words and plan: the yes turn has none), and the yes stands for the one it would ask.
+How a call is known to come from a conversation or an MCP client, and how it is decided
+(docs/security.md, "How the gate knows a call came from a conversation").
 """
 
 from __future__ import annotations
