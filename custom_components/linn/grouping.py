@@ -7,6 +7,7 @@ from typing import Final
 from homeassistant.components.media_player import DOMAIN as MEDIA_PLAYER_DOMAIN
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
 
 from .const import DOMAIN, is_assistant_data
@@ -98,3 +99,59 @@ def async_entities_listening_to(hass: HomeAssistant, sender_uri: str) -> list[st
         if device.state.is_listening and device.state.receiver.uri == sender_uri
         if (entity_id := _entity_id(hass, device)) is not None
     ]
+
+
+@callback
+def async_group_members(
+    hass: HomeAssistant, device: LinnDevice, entity_id: str
+) -> list[str] | None:
+    """Leader (the Songcast sender) first, then the devices listening to it.
+
+    `entity_id` is the device's media player; None when the device has no Receiver.
+    """
+    state = device.state
+    if Service.RECEIVER not in state.services:
+        return None
+    receiver = state.receiver
+    if state.is_listening and receiver.uri:
+        leader = async_entity_for_sender(hass, receiver.uri)
+        if leader is not None and leader != entity_id:
+            return [leader, entity_id]
+    sender_uri = state.sender.uri
+    followers = (
+        [
+            follower
+            for follower in async_entities_listening_to(hass, sender_uri)
+            if follower != entity_id
+        ]
+        if sender_uri
+        else []
+    )
+    return [entity_id, *followers] if followers else []
+
+
+async def async_join_group(
+    hass: HomeAssistant, device: LinnDevice, entity_id: str, group_members: list[str]
+) -> None:
+    """Make each member listen to this device's Songcast sender (`entity_id`: its player)."""
+    sender = device.state.sender
+    if not sender.uri:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="no_sender",
+            translation_placeholders={"entity_id": entity_id},
+        )
+    members: list[LinnDevice] = []
+    for member_id in group_members:  # check them all before changing any
+        if member_id == entity_id:
+            continue
+        member = async_device_for_entity(hass, member_id)
+        if member is None:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="not_a_linn",
+                translation_placeholders={"entity_id": member_id},
+            )
+        members.append(member)
+    for member in members:
+        await member.songcast_join(sender.uri, sender.metadata)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 import logging
 import time
 from typing import Any
@@ -11,9 +10,6 @@ from homeassistant.components import media_source
 from homeassistant.components.media_player import (
     BrowseMedia,
     MediaPlayerDeviceClass,
-    MediaPlayerEntity,
-    MediaPlayerEntityFeature as Feature,
-    MediaPlayerState,
     MediaType,
     RepeatMode,
     SearchMedia,
@@ -24,22 +20,21 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers.dispatcher import async_dispatcher_connect, async_dispatcher_send
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
-from homeassistant.util import dt as dt_util
 
 from . import LinnConfigEntry
 from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
-from .entity import LinnEntity, command
+from .entity import command
 from .grouping import (
     SIGNAL_GROUPS_CHANGED,
-    async_device_for_entity,
-    async_entities_listening_to,
-    async_entity_for_sender,
+    async_group_members,
+    async_join_group,
     bump_groups_version,
     groups_version,
 )
-from .lpec import Capability, LinnDevice, PlaybackState, Service
-from .lpec.model import DeviceState
+from .lpec import LinnDevice, Service
 from .media_browser import async_browse, async_search
+from .play_media import int_media_id, play_media_arguments, play_media_tool
+from .player_state import PlayerStateEntity
 from .service_gate import ServiceCallContext, gated, member_names
 
 _LOGGER = logging.getLogger(__name__)
@@ -48,52 +43,6 @@ CLAMP_QUIET = 5.0
 slider drag sends several volumes, and a drag is one clamp."""
 
 PARALLEL_UPDATES = 0
-
-BASE_FEATURES = (
-    Feature.TURN_ON
-    | Feature.TURN_OFF
-    | Feature.SELECT_SOURCE
-    | Feature.PLAY_MEDIA
-    | Feature.BROWSE_MEDIA
-    | Feature.SEARCH_MEDIA
-)
-VOLUME_FEATURES = Feature.VOLUME_SET | Feature.VOLUME_STEP | Feature.VOLUME_MUTE
-
-CAPABILITY_FEATURES: dict[Capability, Feature] = {
-    Capability.PLAY: Feature.PLAY,
-    Capability.PAUSE: Feature.PAUSE,
-    Capability.STOP: Feature.STOP,
-    Capability.NEXT: Feature.NEXT_TRACK,
-    Capability.PREVIOUS: Feature.PREVIOUS_TRACK,
-    Capability.SEEK: Feature.SEEK,
-    Capability.SHUFFLE: Feature.SHUFFLE_SET,
-    Capability.REPEAT: Feature.REPEAT_SET,
-}
-PLAYBACK_STATES: dict[PlaybackState, MediaPlayerState] = {
-    PlaybackState.PLAYING: MediaPlayerState.PLAYING,
-    PlaybackState.BUFFERING: MediaPlayerState.BUFFERING,
-    PlaybackState.PAUSED: MediaPlayerState.PAUSED,
-    PlaybackState.STOPPED: MediaPlayerState.IDLE,
-    PlaybackState.EOS: MediaPlayerState.IDLE,  # not in Transport:1 (ohPipeline); read leniently
-    PlaybackState.WAITING: MediaPlayerState.IDLE,  # e.g. Songcast waiting for its sender
-}
-_VOLUME_ONLY = frozenset({Service.VOLUME})
-POSITION_JUMP_SECONDS = 1.5
-"""A Time event further than this from the extrapolated position is a seek."""
-
-
-def _features(state: DeviceState) -> Feature:
-    """Computed from what the device reports, not guessed from the source."""
-    features = BASE_FEATURES
-    if state.has_volume:
-        features |= VOLUME_FEATURES
-    if state.can_group:
-        features |= Feature.GROUPING
-    capabilities = state.capabilities
-    for capability, feature in CAPABILITY_FEATURES.items():
-        if capability in capabilities:
-            features |= feature
-    return features
 
 
 async def async_setup_entry(
@@ -105,36 +54,7 @@ async def async_setup_entry(
     async_add_entities([LinnMediaPlayer(entry.runtime_data)])
 
 
-_ITEM_TOOLS: dict[str, tuple[str, str]] = {
-    MEDIA_TYPE_PIN: ("play_pin", "pin"),
-    MEDIA_TYPE_PRESET: ("play_radio_preset", "preset"),
-}
-"""A pin or a radio preset is its own tool, with its own policy (review 30f, V2): the
-tool and the field that carries the item's id."""
-
-
-def play_media_tool(media_type: MediaType | str, media_id: str) -> str | None:
-    """The Linn tool that decides a play_media; None for a source (its select_source decides).
-
-    A Home Assistant media id is resolved and played as a URL whatever its type: `play`.
-    """
-    if media_source.is_media_source_id(media_id):
-        return "play"
-    if media_type == MEDIA_TYPE_SOURCE:
-        return None
-    tool, _field = _ITEM_TOOLS.get(str(media_type), ("play", ""))
-    return tool
-
-
-def play_media_arguments(media_type: MediaType | str, media_id: str) -> dict[str, Any]:
-    """The pin's or preset's id for its tool (an id that is no number: the tool refuses it)."""
-    item = _ITEM_TOOLS.get(str(media_type))
-    if item is None or media_source.is_media_source_id(media_id):
-        return {}
-    return {item[1]: int(media_id) if media_id.isdigit() else media_id}
-
-
-class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
+class LinnMediaPlayer(ServiceCallContext, PlayerStateEntity):
     """A Linn streamer: state, sources, volume, now playing, browsing, grouping."""
 
     _attr_name = None
@@ -144,10 +64,6 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
     def __init__(self, device: LinnDevice) -> None:
         """Start from the state the device reported on connect."""
         super().__init__(device)
-        self._position: int | None = None
-        self._position_updated_at: datetime | None = None
-        self._position_from: tuple[int | None, float | None] | None = None
-        """The device's (seconds, seconds_updated_at) the position was recorded from."""
         self._clamped: tuple[int, float] | None = None
         """The limit of the last clamped volume and when (monotonic), while clamps go on."""
         self._group: tuple[int, str, list[str] | None] | None = None
@@ -177,99 +93,6 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
         else:  # e.g. paused or a new track: the last reported second is exact now
             self._track_position(force=True)
         self.async_schedule_shown_write()
-
-    def shown_key(self) -> object:
-        """What the attributes are computed from, and the recorded position.
-
-        Whole service states where that is simpler: a little more than is shown.
-        """
-        state = self._state
-        return (
-            state.product,
-            state.volume,
-            state.transport,
-            state.info,
-            state.time.duration,
-            state.playlist,
-            state.radio,
-            state.receiver,
-            state.sender,
-            state.services,
-            self._position,
-            self._position_updated_at,
-        )
-
-    def _track_position(self, *, force: bool) -> bool:
-        """Record the device position if it moved other than by playing; True if recorded."""
-        time_state = self.device.state.time
-        seconds = time_state.seconds
-        if force and self._position_from == (seconds, time_state.seconds_updated_at):
-            return False  # recorded from this very report already
-        now = dt_util.utcnow()
-        if not force and seconds is not None and self._position is not None:
-            expected = float(self._position)
-            if self.state == MediaPlayerState.PLAYING and self._position_updated_at:
-                expected += (now - self._position_updated_at).total_seconds()
-            if abs(seconds - expected) < POSITION_JUMP_SECONDS:
-                return False
-        updated_at = time_state.seconds_updated_at
-        self._position_from = (seconds, updated_at)
-        self._position = seconds
-        self._position_updated_at = (
-            now - timedelta(seconds=max(0.0, time.monotonic() - updated_at))
-            if updated_at is not None
-            else now
-        )
-        return True
-
-    @property
-    def _state(self) -> DeviceState:
-        return self.device.state
-
-    # --- state --------------------------------------------------------------------
-
-    def _update_shown(self, changed: frozenset[Service] | None) -> None:
-        """Set the `_attr_` values Home Assistant reads, from the device's state.
-
-        Called on every change, before any write: a volume event sets only the volume's
-        two (the hot path of a volume knob); anything else (or None: all) sets them all.
-        Home Assistant then reads them as it reads any entity's `_attr_` values.
-        """
-        state = self._state
-        volume = state.volume
-        self._attr_volume_level = (
-            None
-            if volume.volume is None or not volume.volume_max
-            else volume.volume / volume.volume_max
-        )
-        self._attr_is_volume_muted = volume.mute
-        if changed == _VOLUME_ONLY:
-            return
-        product = state.product
-        info = state.info
-        track = info.track
-        if product.standby:
-            self._attr_state = MediaPlayerState.OFF
-        else:
-            playback_state = state.playback_state
-            self._attr_state = (
-                MediaPlayerState.ON if playback_state is None else PLAYBACK_STATES[playback_state]
-            )
-        self._attr_supported_features = _features(state)
-        self._attr_source_list = [source.name for source in product.visible_sources]
-        self._attr_source = product.source.name if product.source else None
-        self._attr_media_content_id = info.uri
-        # radio now-playing text (Metatext) when there is some, else the track title;
-        # the station name as the channel while Metatext is shown
-        self._attr_media_title = info.metatext or track.title
-        self._attr_media_channel = track.title if info.metatext else None
-        self._attr_media_artist = ", ".join(track.artists) if track.artists else None
-        self._attr_media_album_name = track.album
-        self._attr_media_image_url = track.album_art_uri
-        self._attr_media_duration = state.time.duration or info.duration or None
-        self._attr_shuffle = state.shuffle
-        repeat = state.repeat
-        self._attr_repeat = None if repeat is None else RepeatMode.ALL if repeat else RepeatMode.OFF
 
     # --- volume -------------------------------------------------------------------
 
@@ -355,18 +178,6 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
             )
         await self.device.select_source(match.system_name)
 
-    # --- now playing --------------------------------------------------------------
-
-    @property
-    def media_position(self) -> int | None:
-        """Position in seconds as last reported (HA extrapolates while playing)."""
-        return self._position
-
-    @property
-    def media_position_updated_at(self) -> datetime | None:
-        """When media_position was valid."""
-        return self._position_updated_at
-
     # --- transport ----------------------------------------------------------------
 
     @gated("play")
@@ -434,9 +245,9 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
             media_type = MediaType.MUSIC
         match media_type:
             case str() if media_type == MEDIA_TYPE_PIN:
-                await self.device.invoke_pin(_int_id(media_id, media_type))
+                await self.device.invoke_pin(int_media_id(media_id, media_type))
             case str() if media_type == MEDIA_TYPE_PRESET:
-                await self.device.play_preset(_int_id(media_id, media_type))
+                await self.device.play_preset(int_media_id(media_id, media_type))
             case str() if media_type == MEDIA_TYPE_SOURCE:
                 await self.async_select_source(media_id)
             case MediaType.MUSIC | MediaType.URL | "audio/mpeg" | "audio/flac" | "audio/x-flac":
@@ -491,29 +302,9 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
         cached = self._group
         if cached is not None and cached[0] == version and cached[1] == self.entity_id:
             return None if cached[2] is None else list(cached[2])
-        members = self._group_members()
+        members = async_group_members(self.hass, self.device, self.entity_id)
         self._group = (version, self.entity_id, members)
         return None if members is None else list(members)
-
-    def _group_members(self) -> list[str] | None:
-        if Service.RECEIVER not in self._state.services:
-            return None
-        receiver = self._state.receiver
-        if self._state.is_listening and receiver.uri:
-            leader = async_entity_for_sender(self.hass, receiver.uri)
-            if leader is not None and leader != self.entity_id:
-                return [leader, self.entity_id]
-        sender_uri = self._state.sender.uri
-        followers = (
-            [
-                entity_id
-                for entity_id in async_entities_listening_to(self.hass, sender_uri)
-                if entity_id != self.entity_id
-            ]
-            if sender_uri
-            else []
-        )
-        return [self.entity_id, *followers] if followers else []
 
     @gated(
         "join",
@@ -524,41 +315,10 @@ class LinnMediaPlayer(ServiceCallContext, LinnEntity, MediaPlayerEntity):
     @command
     async def async_join_players(self, group_members: list[str]) -> None:
         """Make each member listen to this device's Songcast sender."""
-        sender = self._state.sender
-        if not sender.uri:
-            raise ServiceValidationError(
-                translation_domain=DOMAIN,
-                translation_key="no_sender",
-                translation_placeholders={"entity_id": self.entity_id},
-            )
-        members: list[LinnDevice] = []
-        for entity_id in group_members:  # check them all before changing any
-            if entity_id == self.entity_id:
-                continue
-            member = async_device_for_entity(self.hass, entity_id)
-            if member is None:
-                raise ServiceValidationError(
-                    translation_domain=DOMAIN,
-                    translation_key="not_a_linn",
-                    translation_placeholders={"entity_id": entity_id},
-                )
-            members.append(member)
-        for member in members:
-            await member.songcast_join(sender.uri, sender.metadata)
+        await async_join_group(self.hass, self.device, self.entity_id, group_members)
 
     @gated("unjoin")
     @command
     async def async_unjoin_player(self) -> None:
         """Stop listening to a sender and go back to the previous source."""
         await self.device.songcast_leave()
-
-
-def _int_id(media_id: str, media_type: str) -> int:
-    try:
-        return int(media_id)
-    except ValueError:
-        raise ServiceValidationError(
-            translation_domain=DOMAIN,
-            translation_key="invalid_media_id",
-            translation_placeholders={"media_id": media_id, "media_type": media_type},
-        ) from None
