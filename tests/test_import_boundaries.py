@@ -172,7 +172,7 @@ def test_only_the_wiring_and_the_platforms_import_the_agent() -> None:
     """Nothing of the integration outside agent/ imports it, but the wiring and the entry points.
 
     The agent depends on the guard, the tools and the integration's helpers, never the
-    reverse (issue 21): grouping, the actions, approvals/, tools/ and the guard work without
+    reverse (issue 21): player/, the actions, approvals/, tools/ and the guard work without
     it, and what they need of it is handed to them by `__init__.py`. Checked in the source,
     so an import inside a function or under TYPE_CHECKING counts too.
     """
@@ -190,6 +190,41 @@ def test_only_the_wiring_and_the_platforms_import_the_agent() -> None:
                 for module in _agent_modules(names)
                 if module not in allowed
             )
+    assert found == [], "\n".join(found)
+
+
+PLAYER = INTEGRATION / "player"
+PLAYER_MAY_IMPORT = {"const", "helpers", "entity", "lpec", "guard", "player"}
+"""What of the integration player/ may import: the shared pieces below it and itself."""
+
+
+def _integration_modules(names: list[str]) -> list[str]:
+    """The integration's modules an import statement reaches, as their first part below
+    custom_components.linn (`from ..lpec.model import X`: lpec; `from .. import X`: X)."""
+    module, *imported = names
+    top = "custom_components.linn"
+    if module == top:
+        return [name.removeprefix(f"{top}.").partition(".")[0] for name in imported]
+    if module.startswith(f"{top}."):
+        return [module.removeprefix(f"{top}.").partition(".")[0]]
+    return []
+
+
+def test_the_player_package_imports_only_what_is_below_it() -> None:
+    """player/ (the media player's helpers) imports the shared pieces, never what uses it.
+
+    `media_player.py`, `__init__.py` and tools/ import player/; player/ imports none of them,
+    nor agent/, approvals/, the other platforms or the actions: only `const`, `helpers`,
+    `entity`, the LPEC library, the guard and itself (issue 21). Checked in the source, so an
+    import inside a function or under TYPE_CHECKING counts too.
+    """
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports custom_components.linn.{module}"
+        for path in sorted(PLAYER.rglob("*.py"))
+        for line, names in _imports(path)
+        for module in _integration_modules(names)
+        if module not in PLAYER_MAY_IMPORT
+    ]
     assert found == [], "\n".join(found)
 
 

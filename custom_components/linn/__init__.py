@@ -35,9 +35,9 @@ from .const import (
     is_assistant_data,
 )
 from .entity import streamer_device_info
-from .grouping import async_watch_groups
 from .helpers import normalize_udn
 from .lpec import LinnDevice, LpecError
+from .player.grouping import async_watch_groups
 from .services import async_setup_services
 
 _LOGGER = logging.getLogger(__name__)

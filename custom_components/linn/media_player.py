@@ -24,17 +24,17 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import LinnConfigEntry
 from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
 from .entity import command
-from .grouping import (
+from .lpec import LinnDevice, Service
+from .player.browse import async_browse, async_search
+from .player.grouping import (
     SIGNAL_GROUPS_CHANGED,
     async_group_members,
     async_join_group,
     bump_groups_version,
     groups_version,
 )
-from .lpec import LinnDevice, Service
-from .media_browser import async_browse, async_search
-from .play_media import int_media_id, play_media_arguments, play_media_tool
-from .player_state import PlayerStateEntity
+from .player.play_media import int_media_id, play_media_arguments, play_media_tool
+from .player.state import PlayerStateEntity
 from .service_gate import ServiceCallContext, gated, member_names
 
 _LOGGER = logging.getLogger(__name__)

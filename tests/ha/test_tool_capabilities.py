@@ -16,7 +16,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
-from custom_components.linn.play_queue import QUEUE_SEARCH_TRACKS
+from custom_components.linn.player.queue import QUEUE_SEARCH_TRACKS
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from custom_components.linn.tools.linn_tools import TOOLS
 from custom_components.linn.tools.tool_def import SchemaFacts

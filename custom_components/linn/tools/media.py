@@ -18,8 +18,8 @@ from ..guard.decisions import Access
 from ..guard.policy import ToolSpec
 from ..guard.untrusted import UNTRUSTED_NOTE, clean_text
 from ..lpec import LpecError
-from ..media_browser import async_search
-from ..play_queue import MEDIA_TYPE_QUEUE, async_search_queue
+from ..player.browse import async_search
+from ..player.queue import MEDIA_TYPE_QUEUE, async_search_queue
 from .players import NAME_CHARS, Player
 from .shortids import MediaRef
 from .tool_def import (

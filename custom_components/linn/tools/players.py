@@ -12,9 +12,9 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 
 from ..const import DOMAIN
-from ..grouping import async_device_for_entity
 from ..guard.untrusted import UNTRUSTED_NOTE, clean_text
 from ..lpec import LinnDevice
+from ..player.grouping import async_device_for_entity
 
 NAME_CHARS = 60
 

@@ -55,7 +55,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.const import MEDIA_TYPE_SOURCE
-from custom_components.linn.play_media import play_media_tool
+from custom_components.linn.player.play_media import play_media_tool
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, planned, planned_change

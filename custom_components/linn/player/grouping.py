@@ -10,9 +10,9 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
 
-from .const import DOMAIN, is_assistant_data
-from .helpers import async_entry_of_entity, normalize_udn
-from .lpec import LinnDevice, Service
+from ..const import DOMAIN, is_assistant_data
+from ..helpers import async_entry_of_entity, normalize_udn
+from ..lpec import LinnDevice, Service
 
 SIGNAL_GROUPS_CHANGED: Final = f"{DOMAIN}_groups_changed"
 

@@ -13,9 +13,9 @@ from homeassistant.components.media_player import (
 )
 from homeassistant.util import dt as dt_util
 
-from .entity import LinnEntity
-from .lpec import Capability, LinnDevice, PlaybackState, Service
-from .lpec.model import DeviceState
+from ..entity import LinnEntity
+from ..lpec import Capability, LinnDevice, PlaybackState, Service
+from ..lpec.model import DeviceState
 
 BASE_FEATURES = (
     Feature.TURN_ON

@@ -20,8 +20,8 @@ from homeassistant.components.media_player import (
 )
 from homeassistant.core import HomeAssistant
 
-from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
-from .lpec import LinnDevice, Service, SourceType
+from ..const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from ..lpec import LinnDevice, Service, SourceType
 
 ROOT = "root"
 PINS = "pins"

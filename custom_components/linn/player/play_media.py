@@ -8,7 +8,7 @@ from homeassistant.components import media_source
 from homeassistant.components.media_player import MediaType
 from homeassistant.exceptions import ServiceValidationError
 
-from .const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
+from ..const import DOMAIN, MEDIA_TYPE_PIN, MEDIA_TYPE_PRESET, MEDIA_TYPE_SOURCE
 
 _ITEM_TOOLS: dict[str, tuple[str, str]] = {
     MEDIA_TYPE_PIN: ("play_pin", "pin"),

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Literal
 import weakref
 
-from .guard.untrusted import clean_text
-from .lpec import LinnDevice, Service
+from ..guard.untrusted import clean_text
+from ..lpec import LinnDevice, Service
 
 QUEUE_SEARCH_TRACKS = 1000
 """Tracks one search looks at, from the current one on (wrapping)."""
