@@ -1,7 +1,7 @@
 """Home Assistant's floor for a pushed event (issue 31): bare entities fed over sockets.
 
 The minimal media player entity of `sides.ha_floor`, one per streamer, each fed by another
-process over a socket of its own at the streamers' rate, read with a plain asyncio
+process over a socket of its own at the streamers' rate and in their tick, read with a plain asyncio
 StreamReader, one `async_write_ha_state` per line: what any push integration pays per event
 on this machine (the wake-up, the read, the state write) before parsing a protocol or
 keeping a model. Process CPU per line, with the same run's idle CPU subtracted, as
@@ -18,22 +18,23 @@ import time
 from typing import Any
 
 _SENDER = """
-import heapq, random, socket, sys, time
+import socket, sys, time
 rate = float(sys.argv[1])
 socks = [socket.socket(fileno=int(fd)) for fd in sys.argv[2:]]
-start = time.monotonic()
-due = [(start + random.random() / rate, i, 0) for i in range(len(socks))]
-heapq.heapify(due)
-while due:
-    t, i, n = heapq.heappop(due)
-    time.sleep(max(0.0, t - time.monotonic()))
+n, t = 0, time.monotonic()
+while True:
+    n += 1
+    line = b'EVENT 1 %d Volume "%d"\\r\\n' % (n, 20 + n % 40)
     try:
-        socks[i].sendall(b'EVENT 1 %d Volume "%d"\\r\\n' % (n, 20 + n % 40))
+        for sock in socks:
+            sock.sendall(line)
     except OSError:
         break
-    heapq.heappush(due, (t + 1 / rate, i, n + 1))
+    t += 1 / rate
+    time.sleep(max(0.0, t - time.monotonic()))
 """
-"""Each socket gets a volume line every 1/rate s, at a random phase (as the streamers')."""
+"""Every socket gets a volume line every 1/rate s, all in the same tick: as
+benchmarks/devices.py changes every streamer's volume at once, so the wake-ups match ours."""
 
 
 async def push_floor(
