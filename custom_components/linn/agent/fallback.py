@@ -10,7 +10,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
+from ..guard import OTHER_API_TOOLS, Policy
 from ..service_gate import LIMITED
+from ..tools.ha_adapter import DATA_GUARD
 from .replies import Say, say
 
 if TYPE_CHECKING:
@@ -34,8 +36,34 @@ READ_ONLY_INTENTS: Final = frozenset(
 """Local intents that only answer; an unidentified caller gets no other in limited mode."""
 
 
+class Limited(Exception):
+    """The model cannot answer this turn: use the local intents (or say why not).
+
+    `local=False`: say why, with no local intents (a member over their share of the day
+    budget must not reach them).
+    """
+
+    def __init__(self, prefix: Say | None = None, *, local: bool = True) -> None:
+        super().__init__(prefix)
+        self.prefix = prefix
+        self.local = local
+
+
 def _changes_state(result: RecognizeResult) -> bool:
     return result.intent.name not in READ_ONLY_INTENTS
+
+
+def local_changes_allowed(hass: HomeAssistant, agent_id: str) -> bool:
+    """Whether limited mode may run local intents that change something.
+
+    Not when the owner turned Home Assistant's own tools ("Tools of other APIs") off
+    for this assistant: the local intents are those tools.
+    """
+    guard = hass.data[DATA_GUARD].guard
+    policy = guard.default_settings().policy(OTHER_API_TOOLS)
+    if (agent := guard.agent_settings_for(agent_id)) is not None:
+        policy = max(policy, agent.policies.get(OTHER_API_TOOLS, Policy.ALLOW))
+    return policy is not Policy.DENY
 
 
 async def async_local_reply(

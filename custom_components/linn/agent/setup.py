@@ -15,8 +15,8 @@ from .client import async_create_client
 from .const import CONF_BASE_URL, CONF_MODEL, KEY_CHECK_TIMEOUT, option
 from .model_info import ModelCapabilities, async_fetch_capabilities, listed_capabilities
 from .other_agents import async_plan_other_agents
+from .reauth import auth_issue_id
 from .runtime import AssistantConfigEntry, AssistantRuntime
-from .turn import auth_issue_id
 
 _LOGGER = logging.getLogger(__name__)
 

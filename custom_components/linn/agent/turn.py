@@ -5,27 +5,28 @@ flight; each call's usage goes to the guard's ledger. A rate limit or overload i
 once; any other failure of the model (and a used-up budget, an open circuit, a rejected
 key) hands the utterance to Home Assistant's local intents, in limited mode. The person
 never hears a traceback.
+
+The pieces live beside it: the budget checks (turn_budget), the streamed model call and
+its retry (model_call), limited mode (fallback), reauth (reauth) and what the chat log
+says of the turn (turn_log).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any, cast
 
 import anthropic
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import issue_registry as ir, llm
+from homeassistant.helpers import llm
 
 from ..const import DOMAIN
-from ..guard import OTHER_API_TOOLS, Policy
 from ..guard.plan import NoPlan, Plan
 from ..service_gate import ASSISTANT
 from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
 from ..tools.players import async_players
-from .caching import cache_report
 from .confirm import async_resolve_confirmation
 from .const import (
     CONF_INSTRUCTIONS,
@@ -34,57 +35,41 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_MODEL,
     CONF_THINKING_EFFORT,
-    MAX_RETRY_DELAY,
     MAX_UTTERANCE_CHARS,
-    RETRY_DELAY,
     option,
 )
-from .fallback import async_local_reply
-from .history import ConversationRecord, messages_to_send
+from .fallback import Limited, async_local_reply, local_changes_allowed
+from .history import messages_to_send
 from .memory import async_get_memory
 from .messages import chat_messages
+from .model_call import async_stream_with_retry
 from .model_info import ModelCapabilities, async_fetch_capabilities
-from .native import ModelMessage
 from .planner import async_plan_counted, planning_request
 from .prompt import SYSTEM_PROMPT, system_blocks, tool_params, turn_facts
 from .ran import changes_that_ran
+from .reauth import start_reauth
 from .refusal import RefusedTurn
-from .replies import Say, has_visible_text, say
+from .replies import Say, say
 from .runtime import AssistantConfigEntry
-from .stream import DeltaStream, MalformedToolInput
+from .stream import MalformedToolInput
 from .thinking_notice import warn_if_not_applied
 from .thinking_params import EFFORT_OFF, thinking_params, too_few_tokens_for_thinking
-from .tools import ASK_USER, AssistantAPI, AssistantAPIInstance, ForeignTool
-from .usage import BudgetExceeded, budget_near, exceeded_budget, in_flight_estimate
+from .tools import AssistantAPI, AssistantAPIInstance, ForeignTool
+from .turn_budget import check_budget, trim_if_budget_near
+from .turn_log import (
+    active_model_message,
+    asked,
+    last_utterance,
+    spoken,
+    this_turn,
+    tools_ran,
+    waits_for_user,
+)
+from .usage import BudgetExceeded, exceeded_budget, in_flight_estimate
 
 _LOGGER = logging.getLogger(__name__)
 
 MODEL_CIRCUIT = "model"
-RETRIED = (
-    anthropic.RateLimitError,
-    anthropic.OverloadedError,
-    anthropic.ServiceUnavailableError,
-    anthropic.InternalServerError,
-)
-"""429, 529 (overloaded) and other 5xx: worth one more try."""
-
-
-def auth_issue_id(entry_id: str) -> str:
-    """The repair issue raised when the API rejects the key."""
-    return f"assistant_auth_{entry_id}"
-
-
-class _Limited(Exception):
-    """The model cannot answer this turn: use the local intents (or say why not).
-
-    `local=False`: say why, with no local intents (a member over their share of the day
-    budget must not reach them).
-    """
-
-    def __init__(self, prefix: Say | None = None, *, local: bool = True) -> None:
-        super().__init__(prefix)
-        self.prefix = prefix
-        self.local = local
 
 
 class AssistantTurn:
@@ -164,12 +149,12 @@ class AssistantTurn:
             if self._plan_task is not None:
                 self._plan_task.cancel()
             raise
-        except _Limited as limited:
+        except Limited as limited:
             await self._async_plan_settled()
             return await self._async_limited(limited.prefix, local=limited.local)
         await self._async_plan_settled()
         result = conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
-        if self._waits_for_user():
+        if waits_for_user(self.chat_log, self.first_index):
             result.continue_conversation = True
         return result
 
@@ -224,7 +209,9 @@ class AssistantTurn:
         self._check_budget()
         # before the turn's first call only: the active tool loop's thinking is bound to
         # the history it was produced under
-        self._trim_if_budget_near(record)
+        trim_if_budget_near(
+            self.ledger, self.chat_log, self.user_input.context.user_id, self.options, record
+        )
         self._start_planner()
         for step in range(option(self.options, CONF_MAX_STEPS)):
             if step:
@@ -244,7 +231,7 @@ class AssistantTurn:
                     drop_thinking=dropped,
                     trim_before=record.trim_before,
                 ),
-                active=self._active_model_message(),
+                active=active_model_message(self.chat_log, self.first_index),
             ).messages
             # no await since the check: a parallel turn's check counts this call in flight
             with self.ledger.reserved(
@@ -257,11 +244,11 @@ class AssistantTurn:
                 # the refused turn (from its utterance) is never sent again
                 self._say(say(Say.REFUSED, self.language), native=RefusedTurn())
                 return
-            if (question := self._asked()) is not None:
+            if (question := asked(self.chat_log, self.first_index)) is not None:
                 self._say(question)
                 return
             if not self.chat_log.unresponded_tool_results:
-                if not self._spoken():
+                if not spoken(self.chat_log):
                     # never silence: a cut-off or empty answer gets a short reply of ours
                     what = Say.MODEL_ERROR if stop_reason == "max_tokens" else Say.NO_ANSWER
                     self._say(say(what, self.language))
@@ -291,19 +278,9 @@ class AssistantTurn:
 
     def _add_facts(self, sent: dict[int, str], facts: str) -> None:
         """The facts of this turn for its utterance, beside those sent with earlier utterances."""
-        last_user = self._last_utterance()
+        last_user = last_utterance(self.chat_log)
         if last_user is not None:
             sent[last_user] = facts
-
-    def _active_model_message(self) -> int | None:
-        """The chat-log index of this turn's last model message (the active tool loop's)."""
-        for index in range(len(self.chat_log.content) - 1, self.first_index - 1, -1):
-            item = self.chat_log.content[index]
-            if isinstance(item, conversation.AssistantContent) and isinstance(
-                item.native, ModelMessage
-            ):
-                return index
-        return None
 
     def _start_planner(self) -> None:
         """Plan the turn from the user's words alone, beside its first model call.
@@ -351,31 +328,6 @@ class AssistantTurn:
             counter="planner_calls",
         )
 
-    def _trim_if_budget_near(self, record: ConversationRecord) -> None:
-        """Near a budget, leave out the results and facts of the turns before this one."""
-        if budget_near(
-            self.ledger,
-            self.chat_log.conversation_id,
-            self.user_input.context.user_id,
-            self.options,
-        ):
-            utterance = self._last_utterance()
-            if utterance is not None and utterance > record.trim_before:
-                _LOGGER.debug(
-                    "Budget near: trimming %s before %s", self.chat_log.conversation_id, utterance
-                )
-                record.trim_before = utterance
-
-    def _last_utterance(self) -> int | None:
-        return max(
-            (
-                index
-                for index, item in enumerate(self.chat_log.content)
-                if isinstance(item, conversation.UserContent)
-            ),
-            default=None,
-        )
-
     def _exceeded_budget(self) -> BudgetExceeded | None:
         return exceeded_budget(
             self.ledger,
@@ -386,30 +338,33 @@ class AssistantTurn:
         )
 
     def _check_budget(self) -> None:
-        exceeded = self._exceeded_budget()
-        if exceeded is BudgetExceeded.SHARE:
-            raise _Limited(Say.BUDGET_SHARE, local=False)
-        if exceeded is BudgetExceeded.CONVERSATION:
-            raise _Limited(Say.BUDGET_CONVERSATION)
-        if exceeded is BudgetExceeded.DAY:
-            raise _Limited(Say.BUDGET_DAY)
+        check_budget(self._exceeded_budget())
 
     async def _async_model_call(self, request: dict[str, Any]) -> str | None:
         """Stream one model message into the chat log (its tools start as they arrive)."""
         breaker = self.runtime.breaker
         if not breaker.allow(MODEL_CIRCUIT):
-            raise _Limited
+            raise Limited
         try:
-            stop_reason = await self._async_stream_with_retry(request)
+            stop_reason = await async_stream_with_retry(
+                self.hass,
+                self.runtime,
+                self.chat_log,
+                request,
+                agent_id=self.agent_id,
+                model=self.model,
+                ledger=self.ledger,
+                user_id=self.user_input.context.user_id,
+            )
         except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as err:
             breaker.release(MODEL_CIRCUIT)
             _LOGGER.warning("The API rejected the assistant's key: %s", err.message)
-            self._start_reauth()
-            raise _Limited(Say.AUTH) from err
+            start_reauth(self.hass, self.entry)
+            raise Limited(Say.AUTH) from err
         except anthropic.APIError as err:
             breaker.failure(MODEL_CIRCUIT)
             _LOGGER.warning("The model is not available (%s): %s", type(err).__name__, err)
-            raise _Limited from err
+            raise Limited from err
         except MalformedToolInput as err:
             breaker.success(MODEL_CIRCUIT)
             _LOGGER.warning("The model sent malformed input for tool %s", err)
@@ -417,41 +372,6 @@ class AssistantTurn:
             return None
         breaker.success(MODEL_CIRCUIT)
         return stop_reason
-
-    async def _async_stream_with_retry(self, request: dict[str, Any]) -> str | None:
-        # A per-request timeout, not client.with_options(): anthropic SDK 0.125.0 reads its
-        # profile file there, a blocking call in the event loop.
-        messages, timeout = self.runtime.client.messages, self.runtime.model_timeout
-        try:
-            stream = await messages.create(**request, stream=True, timeout=timeout)
-        except RETRIED as err:
-            delay = _retry_delay(err)
-            _LOGGER.info("Model call failed (%s); one retry in %.1f s", err.status_code, delay)
-            await asyncio.sleep(delay)
-            stream = await messages.create(**request, stream=True, timeout=timeout)
-        deltas = DeltaStream(stream, self.model)
-        try:
-            async with stream:
-                async for _content in self.chat_log.async_add_delta_content_stream(
-                    self.agent_id, deltas
-                ):
-                    pass
-        finally:
-            self.ledger.add_amounts(
-                self.chat_log.conversation_id,
-                deltas.usage.ledger_amounts(self.model),
-                user_id=self.user_input.context.user_id,
-            )
-            self.hass.data[DATA_GUARD].async_ledger_changed()
-            self.chat_log.async_trace({"stats": deltas.usage.ledger_amounts(self.model)})
-            if deltas.usage.prompt_tokens:
-                self.runtime.last_cache = cache_report(
-                    self.model,
-                    deltas.usage,
-                    len(json.dumps([request["tools"], request["system"]])),
-                    len(json.dumps([request["tools"], request["system"], request["messages"]])),
-                )
-        return deltas.stop_reason
 
     # --- endings ---------------------------------------------------------------------------
 
@@ -463,9 +383,9 @@ class AssistantTurn:
         `local=False`: only what ran and why the turn stopped, never local intents.
         """
         prefix_text = say(prefix, self.language) if prefix is not None else None
-        if self._tools_ran() or not local:
+        if tools_ran(self.chat_log, self.first_index) or not local:
             # what ran is said first, whatever stopped the turn afterwards
-            ran = changes_that_ran(self._this_turn(), self.language)
+            ran = changes_that_ran(this_turn(self.chat_log, self.first_index), self.language)
             why = prefix_text or say(Say.INTERRUPTED, self.language)
             self._say(f"{ran} {why}" if ran else why)
             return conversation.async_get_result_from_chat_log(self.user_input, self.chat_log)
@@ -475,97 +395,14 @@ class AssistantTurn:
             self.chat_log,
             prefix_text,
             identified=self.identified,
-            changes=self._local_changes_allowed(),
+            changes=local_changes_allowed(self.hass, self.agent_id),
         )
         self._say(response.speech["plain"]["speech"])
         return conversation.ConversationResult(
             response=response, conversation_id=self.chat_log.conversation_id
         )
 
-    def _local_changes_allowed(self) -> bool:
-        """Whether limited mode may run local intents that change something.
-
-        Not when the owner turned Home Assistant's own tools ("Tools of other APIs") off
-        for this assistant: the local intents are those tools.
-        """
-        guard = self.hass.data[DATA_GUARD].guard
-        policy = guard.default_settings().policy(OTHER_API_TOOLS)
-        if (agent := guard.agent_settings_for(self.agent_id)) is not None:
-            policy = max(policy, agent.policies.get(OTHER_API_TOOLS, Policy.ALLOW))
-        return policy is not Policy.DENY
-
-    def _start_reauth(self) -> None:
-        self.entry.async_start_reauth(self.hass)
-        ir.async_create_issue(
-            self.hass,
-            DOMAIN,
-            auth_issue_id(self.entry.entry_id),
-            is_fixable=False,
-            severity=ir.IssueSeverity.ERROR,
-            translation_key="assistant_auth_failed",
-            translation_placeholders={"title": self.entry.title},
-        )
-
     def _say(self, speech: str, native: object = None) -> None:
         self.chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=self.agent_id, content=speech, native=native)
         )
-
-    # --- what happened this turn --------------------------------------------------------------
-
-    def _this_turn(self) -> list[conversation.Content]:
-        return self.chat_log.content[self.first_index :]
-
-    def _tools_ran(self) -> bool:
-        return any(isinstance(c, conversation.ToolResultContent) for c in self._this_turn())
-
-    def _spoken(self) -> bool:
-        last = self.chat_log.content[-1]
-        return (
-            isinstance(last, conversation.AssistantContent)
-            and bool(last.content)
-            and has_visible_text(str(last.content))
-        )
-
-    def _asked(self) -> str | None:
-        """The question of an accepted ask_user call in the model's last message, if any.
-
-        A question the tool refused (empty, too long) is no question: the model hears why
-        and goes on.
-        """
-        for index in range(len(self.chat_log.content) - 1, self.first_index - 1, -1):
-            content = self.chat_log.content[index]
-            if isinstance(content, conversation.AssistantContent) and content.tool_calls:
-                for call in content.tool_calls:
-                    if call.tool_name == ASK_USER and not self._refused(call.id):
-                        question = str(call.tool_args.get("question", ""))
-                        return question if has_visible_text(question) else None
-                return None
-        return None
-
-    def _refused(self, tool_call_id: str) -> bool:
-        """The tool call's result in this turn is an error."""
-        return any(
-            isinstance(c, conversation.ToolResultContent)
-            and c.tool_call_id == tool_call_id
-            and c.result.error
-            for c in self._this_turn()
-        )
-
-    def _waits_for_user(self) -> bool:
-        """A confirmation or approval is pending, or the model asked a question."""
-        for content in self._this_turn():
-            if isinstance(content, conversation.ToolResultContent) and (
-                content.tool_name == ASK_USER or "request_id" in content.result.data
-            ):
-                return True
-        return False
-
-
-def _retry_delay(err: anthropic.APIStatusError) -> float:
-    """The server's retry-after when it gives one (capped), else our own backoff."""
-    header = err.response.headers.get("retry-after")
-    try:
-        return min(MAX_RETRY_DELAY, max(0.0, float(header))) if header else RETRY_DELAY
-    except ValueError:
-        return RETRY_DELAY
