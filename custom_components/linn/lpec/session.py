@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 import logging
-import time
 from typing import Any, Protocol
 
 from .backoff import Backoff
-from .codec import Error, Event, Response, Subscribed, format_action, format_subscribe
+from .codec import Error, Event, Response, format_action
 from .connection import CommandNotRunError, LpecConnection
 from .errors import (
     LpecConnectionError,
@@ -18,15 +17,12 @@ from .errors import (
     LpecProtocolError,
     LpecTimeoutError,
 )
+from .keepalive import keepalive
 from .replies import out_arguments
+from .subscriptions import DEVICE_NOT_FOUND, DS, resubscribe_revoked, subscribe_all
 
 _LOGGER = logging.getLogger(__name__)
 
-SERVICE_NOT_FOUND = 103
-DEVICE_NOT_FOUND = 111
-"""The sub-device is gone from this session (ohNet, after BYEBYE): a new one is needed."""
-ALREADY_SUBSCRIBED = 401
-DS = "Ds"
 ALIVE_TIMEOUT = 1.0
 """Seconds to wait for ALIVE on a new session: ohNet says it at once, or never (a device
 disabled when the session began; reference: DviSessionLpec announces only at its start)."""
@@ -173,7 +169,7 @@ class LpecSession:
             self._initial_seen.clear()
             # From here on a revocation concerns this connection: _install() repairs it.
             self._revoked.clear()
-            present, absent = await self._subscribe_all(conn)
+            present, absent = await subscribe_all(conn, self._services, self.action_timeout)
             await self._wait_initial_state(present)
         except BaseException:
             await conn.close()
@@ -181,24 +177,6 @@ class LpecSession:
         self.present, self.absent = frozenset(present), frozenset(absent)
         self.udn = conn.alive.get(DS)
         return conn
-
-    async def _subscribe_all(self, conn: LpecConnection) -> tuple[list[str], list[str]]:
-        present: list[str] = []
-        absent: list[str] = []
-        for index, path in enumerate(self._services):
-            reply = await self._subscribe(conn, path)
-            if isinstance(reply, Error) and index == 0 and reply.code != SERVICE_NOT_FOUND:
-                # The first-command bug may still hit if the blank line was ignored.
-                reply = await self._subscribe(conn, path)
-            if isinstance(reply, Subscribed):
-                present.append(path)
-            elif reply.code == DEVICE_NOT_FOUND and path.startswith(f"{DS}/"):
-                raise LpecConnectionError(f"the device is gone from this session ({reply})")
-            else:
-                if reply.code != SERVICE_NOT_FOUND:
-                    _LOGGER.warning("Cannot subscribe to %s: %s", path, reply)
-                absent.append(path)
-        return present, absent
 
     async def _wait_initial_state(self, present: list[str]) -> None:
         """Wait for EVENT 0 of every subscription, so connect() returns full state."""
@@ -211,19 +189,15 @@ class LpecSession:
             missing = sorted(set(present) - self._initial_seen)
             _LOGGER.warning("No initial state from %s for %s", self.host, missing)
 
-    async def _subscribe(self, conn: LpecConnection, path: str) -> Subscribed | Error:
-        deadline = asyncio.get_running_loop().time() + self.action_timeout
-        reply = await conn.request(format_subscribe(path), Subscribed, deadline, path=path)
-        if isinstance(reply, Response):
-            raise LpecProtocolError(f"RESPONSE to SUBSCRIBE {path}")
-        return reply
-
     def _install(self, conn: LpecConnection) -> None:
         self._conn = conn
         self._lost.clear()
         self._backoff.reset()
         self._ready.set()
-        self._spawn(self._keepalive(conn), "lpec-keepalive")
+        self._spawn(
+            keepalive(conn, self.host, self._keepalive_interval, self._keepalive_timeout),
+            "lpec-keepalive",
+        )
         self._set_available(True)
         if self._revoked:  # revoked while connecting, when nothing could resubscribe
             self._schedule_resubscribe(0.0)
@@ -253,37 +227,6 @@ class LpecSession:
                 _LOGGER.info("Reconnected to %s", self.host)
                 self._install(conn)
                 break
-
-    async def _keepalive(self, conn: LpecConnection) -> None:
-        """Detect a half-open connection: probe it when it has been idle.
-
-        A command that times out closes the connection itself (see LpecConnection),
-        so only silence needs a probe.
-        """
-        line = format_action("Ds/Product", 1, "Standby")
-        while not conn.closed:
-            idle = time.monotonic() - conn.last_reply
-            if idle < self._keepalive_interval:
-                await asyncio.sleep(self._keepalive_interval - idle)
-                continue
-            if conn.busy:
-                # A command is in flight: its own reply (or timeout) tells us more.
-                await asyncio.sleep(min(0.1, self._keepalive_interval))
-                continue
-            deadline = asyncio.get_running_loop().time() + self._keepalive_timeout
-            try:
-                reply = await conn.request(
-                    line, Response, deadline, min_values=out_arguments("Ds/Product", "Standby")
-                )
-            except LpecTimeoutError:
-                _LOGGER.warning("%s did not answer the keepalive; reconnecting", self.host)
-                continue
-            except LpecConnectionError:
-                return
-            if isinstance(reply, Error):
-                # Not a sign of life (e.g. 111: the device is gone from this session).
-                conn.abort(LpecConnectionError(f"keepalive answered {reply}; reconnecting"))
-                return
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
@@ -444,27 +387,6 @@ class LpecSession:
         await asyncio.sleep(delay)
         # One at a time: two tasks sending SUBSCRIBE for one path would get ERROR 401.
         async with self._resubscribing:
-            await self._resubscribe_revoked(conn)
-
-    async def _resubscribe_revoked(self, conn: LpecConnection) -> None:
-        for path in sorted(self._revoked):
-            if conn.closed:
-                return
-            if path.partition("/")[0] not in conn.alive:
-                continue  # resubscribed when the sub-device says ALIVE
-            try:
-                reply = await self._subscribe(conn, path)
-            except LpecError as err:
-                # No usable ack (a late one would carry an id we never registered): start over.
-                conn.abort(LpecConnectionError(f"resubscribing to {path} failed: {err}"))
-                return
-            if isinstance(reply, Subscribed):
-                self._revoked.discard(path)
-            elif reply.code == ALREADY_SUBSCRIBED:
-                # The device still has a subscription whose id we dropped: start over.
-                conn.abort(LpecConnectionError(f"lost track of the subscription to {path}"))
-                return
-            else:
-                _LOGGER.debug("Resubscribe to %s refused: %s", path, reply)
-        if DS in conn.alive and not conn.closed and conn is self._conn:
-            self._set_available(True)
+            renewed = await resubscribe_revoked(conn, self._revoked, self.action_timeout)
+            if renewed and DS in conn.alive and not conn.closed and conn is self._conn:
+                self._set_available(True)
