@@ -15,7 +15,7 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
+from custom_components.linn.lpec.list_commands import PLAYLIST_READ_IDS
 from custom_components.linn.player.queue import QUEUE_SEARCH_TRACKS
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from custom_components.linn.tools.linn_tools import TOOLS

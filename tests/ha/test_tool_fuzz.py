@@ -43,7 +43,8 @@ KITCHEN = "Kitchen"
 KITCHEN_LIMIT = 60
 SOFT_LIMIT_SHARE = 0.6
 
-# The commands the tools send (lpec/device.py); none may reach a device for a refused call.
+# The commands the tools send (lpec/device.py, lpec/list_commands.py); none may reach a device
+# for a refused call.
 TOOL_ACTIONS = frozenset(
     {
         "SetStandby", "SetSourceBySystemName", "SetVolume", "SetMute", "Play", "Pause", "Stop",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.linn.lpec import LinnDevice, LpecInvalidArgumentError
-from custom_components.linn.lpec.device import PLAYLIST_READ_IDS
+from custom_components.linn.lpec.list_commands import PLAYLIST_READ_IDS
 from linn_emulator import LinnEmulator
 from linn_emulator.model import Track
 from testing.helpers import wait_for
