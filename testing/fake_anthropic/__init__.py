@@ -9,6 +9,14 @@ The agent talks to it through the real `anthropic` SDK (base_url), never a mock:
         assert fake.message_requests[0].body["tools"]
 """
 
+from .caching import (
+    cache_prefix,
+    cache_prefixes,
+    estimate_tokens,
+    prefix_key,
+    prompt_tokens,
+    simulate_cache,
+)
 from .plans import (
     ApiError,
     PlanAnswer,
@@ -21,15 +29,7 @@ from .plans import (
     planned,
     planned_change,
 )
-from .server import (
-    FakeAnthropic,
-    cache_prefix,
-    cache_prefixes,
-    estimate_tokens,
-    prefix_key,
-    prompt_tokens,
-    simulate_cache,
-)
+from .server import FakeAnthropic
 
 __all__ = [
     "ApiError",

@@ -11,13 +11,9 @@ does not send it back as the API requires gets the API's 400 (thinking.py); so d
 tool_use without its tool_result in the next message, or a tool_result without its
 tool_use (tool_pairing.py). Every request is recorded.
 
-Prompt caching is simulated the way the API documents it: the prompt (tools, then system,
-then messages) up to each `cache_control` marker (at most four) is a cacheable prefix. A
-request reads the longest of its prefixes already cached (cache_read_input_tokens), writes
-the rest up to its last marker (cache_creation_input_tokens), and pays the tokens after the
-last marker as input. A prefix shorter than the model's minimum cacheable length (per model,
-from cache_floors.py, unless a fixed floor is given) is not cached at all. Tokens are
-estimated at four characters each.
+Prompt caching is simulated the way the API documents it (caching.py), with each model's
+minimum cacheable length (cache_floors.py) unless a fixed floor is given; a streamed reply
+is encoded as the API's server-sent events by sse.py.
 """
 
 from __future__ import annotations
@@ -25,18 +21,16 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-import hashlib
 import inspect
 import itertools
 import json
-import math
 from types import TracebackType
 from typing import Any, Self
 
 from aiohttp import web
 
 from .cache_floors import min_cacheable_tokens
-from .canonical import canonical, without_cache_control
+from .caching import estimate_tokens, simulate_cache
 from .models import model_info
 from .plans import (
     ApiError,
@@ -49,6 +43,7 @@ from .plans import (
     ToolUse,
     is_planning,
 )
+from .sse import write_stream
 from .thinking import ThinkingRules
 from .tool_pairing import check_tool_pairing
 
@@ -57,91 +52,6 @@ DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
     ("claude-haiku-4-5", "Claude Haiku 4.5"),
     ("claude-sonnet-4-5", "Claude Sonnet 4.5"),
 )
-CHARS_PER_TOKEN = 4
-
-
-def estimate_tokens(value: Any) -> int:
-    """Tokens of a JSON value, estimated from its canonical size."""
-    return math.ceil(len(canonical(value)) / CHARS_PER_TOKEN)
-
-
-def prompt_tokens(body: dict[str, Any]) -> tuple[int, int]:
-    """Estimated tokens of a request's prompt, and of its cacheable prefix.
-
-    The prefix runs (tools, then system, then messages) up to the last `cache_control`
-    marker; 0 when nothing is marked.
-    """
-    items = _prompt_items(body)
-    total = estimate_tokens(without_cache_control(items))
-    prefix = cache_prefix(body)
-    return total, estimate_tokens(prefix) if prefix is not None else 0
-
-
-def cache_prefix(body: dict[str, Any]) -> list[Any] | None:
-    """The prompt items up to the last `cache_control` marker (markers removed), or None."""
-    prefixes = cache_prefixes(body)
-    return prefixes[-1] if prefixes else None
-
-
-def cache_prefixes(body: dict[str, Any]) -> list[list[Any]]:
-    """The prompt items up to each `cache_control` marker (markers removed), shortest first."""
-    items = _prompt_items(body)
-    marked = [i for i, item in enumerate(items) if _has_cache_control(item)]
-    return [without_cache_control(items[: i + 1]) for i in marked]
-
-
-def prefix_key(model: Any, prefix: list[Any]) -> str:
-    """What the cache is keyed on: the model and the prefix's content."""
-    return hashlib.sha256((str(model) + canonical(prefix)).encode()).hexdigest()
-
-
-LOOKBACK_BLOCKS = 20
-"""How many blocks before a marker the API looks for an earlier cached prefix."""
-
-
-def simulate_cache(body: dict[str, Any], cache: set[str], floor: int) -> tuple[int, int, int]:
-    """(uncached input, cache read, cache write) tokens of one request; `cache` is updated.
-
-    The longest prefix already in `cache` is read, found at a marker or up to
-    LOOKBACK_BLOCKS blocks before one (so last turn's marked history is found after its
-    marker moved on); the rest up to the last marker is written. Prefixes shorter than
-    `floor` tokens are not cached.
-    """
-    items = without_cache_control(_prompt_items(body))
-    total = estimate_tokens(items)
-    model = body.get("model")
-    marked = [i for i, item in enumerate(_prompt_items(body)) if _has_cache_control(item)]
-    written = [(prefix_key(model, items[: i + 1]), estimate_tokens(items[: i + 1])) for i in marked]
-    written = [(key, n) for key, n in written if n >= floor]
-    if not written:
-        return total, 0, 0
-    looked = {j for i in marked for j in range(max(0, i - LOOKBACK_BLOCKS + 1), i + 1)}
-    read = 0
-    for j in sorted(looked, reverse=True):
-        size = estimate_tokens(items[: j + 1])
-        if size >= floor and prefix_key(model, items[: j + 1]) in cache:
-            read = size
-            break
-    last = written[-1][1]
-    cache.update(key for key, _n in written)
-    return max(0, total - last), read, max(0, last - read)
-
-
-def _prompt_items(body: dict[str, Any]) -> list[Any]:
-    """Tools, system blocks, then each message's content blocks: the cache's order."""
-    items: list[Any] = list(body.get("tools") or [])
-    system = body.get("system")
-    if isinstance(system, str):
-        items.append({"type": "text", "text": system})
-    elif system:
-        items.extend(system)
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, str):
-            items.append({"role": message["role"], "text": content})
-        else:
-            items.extend({"role": message["role"], **block} for block in content or [])
-    return items
 
 
 class FakeAnthropic:
@@ -358,7 +268,7 @@ class FakeAnthropic:
         message = self._message(recorded.body, step)
         self.usages.append((recorded, message["usage"]))
         if recorded.stream:
-            return await self._stream(request, message, step)
+            return await write_stream(request, message, step)
         return web.json_response(message)
 
     async def _planning(self, recorded: RecordedRequest) -> web.StreamResponse:
@@ -453,129 +363,5 @@ class FakeAnthropic:
             "usage": {**usage, "output_tokens": output},
         }
 
-    async def _stream(
-        self, request: web.Request, message: dict[str, Any], reply: Reply
-    ) -> web.StreamResponse:
-        response = web.StreamResponse(headers={"content-type": "text/event-stream"})
-        await response.prepare(request)
-        for sent, event in enumerate(_events(message, reply)):
-            if reply.stall_after_events is not None and sent == reply.stall_after_events:
-                await asyncio.sleep(reply.stall_seconds)
-            payload = f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
-            await response.write(payload.encode())
-        await response.write_eof()
-        return response
 
-
-def _has_cache_control(item: Any) -> bool:
-    return isinstance(item, dict) and "cache_control" in item
-
-
-def _events(message: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
-    """The SSE events of one message, in the API's order."""
-    usage = message["usage"]
-    start = {**message, "content": [], "stop_reason": None}
-    start["usage"] = {**usage, "output_tokens": 1}
-    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
-    for index, block in enumerate(message["content"]):
-        if block["type"] == "text":
-            events.append(
-                {
-                    "type": "content_block_start",
-                    "index": index,
-                    "content_block": {"type": "text", "text": ""},
-                }
-            )
-            events.extend(
-                {
-                    "type": "content_block_delta",
-                    "index": index,
-                    "delta": {"type": "text_delta", "text": chunk},
-                }
-                for chunk in _chunks(block["text"], reply.chunk_words)
-            )
-        elif block["type"] == "thinking":
-            events.extend(_thinking_events(index, block, reply.chunk_words))
-        elif block["type"] == "redacted_thinking":
-            events.append({"type": "content_block_start", "index": index, "content_block": block})
-        else:
-            events.append(
-                {
-                    "type": "content_block_start",
-                    "index": index,
-                    "content_block": {**block, "input": {}},
-                }
-            )
-            arguments = json.dumps(block["input"])
-            middle = len(arguments) // 2
-            events.extend(
-                {
-                    "type": "content_block_delta",
-                    "index": index,
-                    "delta": {"type": "input_json_delta", "partial_json": part},
-                }
-                for part in (arguments[:middle], arguments[middle:])
-                if part
-            )
-        events.append({"type": "content_block_stop", "index": index})
-    events.append(
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-            "usage": {"output_tokens": usage["output_tokens"]},
-        }
-    )
-    events.append({"type": "message_stop"})
-    return events
-
-
-def _thinking_events(index: int, block: dict[str, Any], words: int) -> list[dict[str, Any]]:
-    """A thinking block: empty at its start, text in deltas, the signature just before its stop."""
-    events: list[dict[str, Any]] = [
-        {
-            "type": "content_block_start",
-            "index": index,
-            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
-        }
-    ]
-    if block["thinking"]:
-        events.extend(
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "thinking_delta", "thinking": chunk},
-            }
-            for chunk in _chunks(block["thinking"], words)
-        )
-    events.append(
-        {
-            "type": "content_block_delta",
-            "index": index,
-            "delta": {"type": "signature_delta", "signature": block["signature"]},
-        }
-    )
-    return events
-
-
-def _chunks(text: str, words: int) -> list[str]:
-    parts = text.split(" ")
-    return [
-        " ".join(parts[i : i + words]) + (" " if i + words < len(parts) else "")
-        for i in range(0, len(parts), max(1, words))
-    ]
-
-
-__all__ = [
-    "ApiError",
-    "FakeAnthropic",
-    "RecordedRequest",
-    "Reply",
-    "Stall",
-    "ToolUse",
-    "cache_prefix",
-    "cache_prefixes",
-    "estimate_tokens",
-    "prefix_key",
-    "prompt_tokens",
-    "simulate_cache",
-]
+__all__ = ["DEFAULT_MODELS", "FakeAnthropic"]

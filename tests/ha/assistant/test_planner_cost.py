@@ -25,7 +25,7 @@ from custom_components.linn.agent.usage import Usage
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.fake_anthropic.cache_floors import min_cacheable_tokens
-from testing.fake_anthropic.server import prompt_tokens
+from testing.fake_anthropic.caching import prompt_tokens
 from testing.helpers import wait_for
 
 from .conftest import PLAYER, converse
