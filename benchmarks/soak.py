@@ -1,6 +1,6 @@
 """The long fault soak: `scripts/bench --soak MINUTES [--json FILE] [--summary FILE]`.
 
-testing/soak.py's rounds (random faults while HA actions and guarded tools run) for MINUTES,
+testing/soak/rounds.py's rounds (random faults while HA actions and guarded tools run) for MINUTES,
 in a real Home Assistant core built as pytest-homeassistant-custom-component builds it, with
 one emulated streamer on loopback. Fault detection is tuned as in the short soak (keepalive
 every 1 s of silence, 1 s action timeout, reconnect backoff capped at 1 s): with the

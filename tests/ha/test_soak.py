@@ -1,4 +1,4 @@
-"""The short fault soak (bounded, about 15-30 s): testing/soak.py's rounds in a real HA.
+"""The short fault soak (bounded, about 15-30 s): testing/soak/rounds.py's rounds in a real HA.
 
 Random emulator faults (dropped connections, half-open sockets, malformed and oversized
 lines, slow responses, reboots, session-limit refusals, and as Linn firmware does them: BYEBYE
