@@ -117,11 +117,7 @@ class ArtworkServer:
                     pass
             parts = request.decode("latin-1").split()
             path = parts[1] if len(parts) >= 2 and parts[0] in ("GET", "HEAD") else ""
-            if (
-                path.startswith(PATH_PREFIX)
-                and path.endswith(".png")
-                and "/" not in path[len(PATH_PREFIX) :]
-            ):
+            if _is_cover(path):
                 body = self._cache.get(path) or cover_png(path)
                 self._cache[path] = body
                 head = (

@@ -153,20 +153,6 @@ def split_clauses(utterance: str, lang: Language) -> list[list[str]]:
     return clauses
 
 
-def request_clauses(utterance: str | None, language: str | None = None) -> list[list[str]]:
-    """The utterance's clauses that can ask for a change, as words; questions never can.
-
-    "Is it too loud in here?" asks for nothing; "what's playing? and skip it" asks to
-    skip; "could you turn it down?" is a request in a question's shape.
-    """
-    if not utterance:
-        return []
-    for lang in rule_languages(language):
-        if clauses := split_clauses(utterance, lang):
-            return clauses
-    return []
-
-
 def _phrase(term: str) -> str:
     return " ".join(_tokens(term))
 
