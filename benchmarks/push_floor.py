@@ -12,29 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 import time
 from typing import Any
 
-_SENDER = """
-import socket, sys, time
-rate = float(sys.argv[1])
-socks = [socket.socket(fileno=int(fd)) for fd in sys.argv[2:]]
-n, t = 0, time.monotonic()
-while True:
-    n += 1
-    line = b'EVENT 1 %d Volume "%d"\\r\\n' % (n, 20 + n % 40)
-    try:
-        for sock in socks:
-            sock.sendall(line)
-    except OSError:
-        break
-    t += 1 / rate
-    time.sleep(max(0.0, t - time.monotonic()))
-"""
-"""Every socket gets a volume line every 1/rate s, all in the same tick: as
-benchmarks/devices.py changes every streamer's volume at once, so the wake-ups match ours."""
+from benchmarks.line_sender import start_sender, stop_sender
 
 
 async def push_floor(
@@ -44,13 +25,7 @@ async def push_floor(
 
     `idle_cpu_s_per_minute`: this process's CPU at rest in the same run, subtracted.
     """
-    pairs = [socket.socketpair() for _ in entities]
-    theirs = [pair[1].fileno() for pair in pairs]
-    sender = subprocess.Popen(  # noqa: ASYNC220 (started once, killed at the end)
-        [sys.executable, "-c", _SENDER, str(rate), *map(str, theirs)], pass_fds=theirs
-    )
-    for _ours, their in pairs:
-        their.close()
+    sender, sockets = start_sender(rate, 1, len(entities))
     lines = 0
 
     async def feed(ours: socket.socket, entity: Any) -> None:
@@ -66,7 +41,7 @@ async def push_floor(
 
     tasks = [
         asyncio.create_task(feed(ours, entity))
-        for (ours, _their), entity in zip(pairs, entities, strict=True)
+        for ours, entity in zip(sockets, entities, strict=True)
     ]
     try:
         await asyncio.sleep(1)  # every socket connected and sending
@@ -74,8 +49,7 @@ async def push_floor(
         await asyncio.sleep(seconds)
         read, cpu, wall = lines - first, time.process_time() - cpu, time.perf_counter() - wall
     finally:
-        sender.kill()
-        sender.wait()
+        stop_sender(sender)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

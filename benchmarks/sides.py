@@ -141,13 +141,14 @@ async def measure_loaded(
         / (60 * args.rate * count)
     )
     if side.domain == "linn":
-        push = {
-            "count": count,
-            "rate": args.rate,
-            "seconds": args.window,
-            "idle_cpu_s_per_minute": result["idle"]["cpu_s_per_minute"],
-        }
-        floor = await ha_floor(hass, side.entity_ids[0], push=push)
+        floor = await ha_floor(
+            hass,
+            side.entity_ids[0],
+            count,
+            rate=args.rate,
+            seconds=args.window,
+            idle=result["idle"],
+        )
         result["ha_floor"] = floor
         result["load"]["cpu_vs_ha_floor"] = (
             result["load"]["cpu_ms_per_event"] / floor["cpu_ms_per_write"]
@@ -205,22 +206,26 @@ def floor_entities(ours: Any, count: int) -> list[Any]:
 async def ha_floor(
     hass: Any,
     entity_id: str,
+    count: int,
+    *,
+    rate: float,
+    seconds: float,
+    idle: dict[str, Any],
     writes: int = 2000,
-    push: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Home Assistant's own floor: CPU of one bare async_write_ha_state of a minimal media
-    player entity showing the same attributes as ours (its volume changed before each write,
-    as a pushed volume event changes ours), on the same core and bus.
+    """Home Assistant's own floors, with minimal media player entities showing the same
+    attributes as ours (`entity_id`'s), on the same core and bus.
 
-    `push` (count, rate, seconds, idle_cpu_s_per_minute): also the floor of a pushed event
-    (benchmarks/push_floor.py), with as many entities as streamers.
+    The CPU of one bare async_write_ha_state (the volume changed before each write, as a
+    pushed volume event changes ours), and under "push" the CPU of a pushed event
+    (benchmarks/push_floor.py) with `count` entities at `rate` lines/s each for `seconds`,
+    the `idle` window's CPU subtracted.
     """
     from pytest_homeassistant_custom_component.common import (  # noqa: PLC0415
         MockEntityPlatform,
     )
 
     ours = hass.states.get(entity_id)
-    count = push["count"] if push else 1
     entities = floor_entities(ours, count)
     entity = entities[0]
     platform = MockEntityPlatform(hass, domain="media_player", platform_name="bench_floor")
@@ -233,11 +238,7 @@ async def ha_floor(
         samples.append(time.thread_time() - start)
         if step % 100 == 0:
             await asyncio.sleep(0)
-    pushed = None
-    if push:
-        pushed = await push_floor(
-            entities, push["rate"], push["seconds"], push["idle_cpu_s_per_minute"]
-        )
+    pushed = await push_floor(entities, rate, seconds, idle["cpu_s_per_minute"])
     await platform.async_reset()
     samples.sort()
     return {

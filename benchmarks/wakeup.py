@@ -13,35 +13,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
-import subprocess
-import sys
 import time
 
-_SENDER = """
-import socket, sys, time
-s = socket.socket(fileno=int(sys.argv[1]))
-rate, batch = float(sys.argv[2]), int(sys.argv[3])
-line = b'EVENT 1 2 Volume "41"\\r\\n' * batch
-t = time.monotonic()
-while True:
-    t += 1 / rate
-    time.sleep(max(0.0, t - time.monotonic()))
-    try:
-        s.sendall(line)
-    except OSError:
-        break
-"""
+from benchmarks.line_sender import start_sender, stop_sender
 
 
 async def measure(rate: float, batch: int, seconds: float) -> dict[str, float]:
     """CPU ms per line read, lines read and the 1-minute load average at the end."""
-    ours, theirs = socket.socketpair()
-    sender = subprocess.Popen(  # noqa: ASYNC220 (started once, killed at the end)
-        [sys.executable, "-c", _SENDER, str(theirs.fileno()), str(rate), str(batch)],
-        pass_fds=[theirs.fileno()],
-    )
-    theirs.close()
+    sender, (ours,) = start_sender(rate, batch, 1)
     reader, writer = await asyncio.open_connection(sock=ours)
     lines = 0
 
@@ -55,8 +34,7 @@ async def measure(rate: float, batch: int, seconds: float) -> dict[str, float]:
     first, cpu = lines, time.process_time()
     await asyncio.sleep(seconds)
     read_lines, cpu = lines - first, time.process_time() - cpu
-    sender.kill()
-    sender.wait()
+    stop_sender(sender)
     task.cancel()
     writer.close()
     return {
