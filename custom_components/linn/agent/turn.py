@@ -285,15 +285,16 @@ class AssistantTurn:
     def _start_planner(self) -> None:
         """Plan the turn from the user's words alone, beside its first model call.
 
-        A change after device text waits for the plan (guard/turn_plans.py).
+        Called after the turn's first budget check (a member over their share sends no
+        planning request either). A change after device text waits for the plan
+        (guard/turn_plans.py).
         """
         utterances = [
             item.content
             for item in self.chat_log.content
             if isinstance(item, conversation.UserContent)
         ]
-        if not utterances or self._exceeded_budget() is BudgetExceeded.SHARE:
-            # a member over their share is refused with no model call, this one included
+        if not utterances:
             return
         request = planning_request(
             self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
