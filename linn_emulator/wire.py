@@ -35,23 +35,12 @@ from .errors import (
 FIELD_SEPARATORS: Final = " \t"
 LINE_END: Final = "\r\n"
 
+_NAMED_ENTITIES: Final = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 # Writing: the five XML entities; CR and LF as character references too unless the
 # firmware's raw line breaks are asked for (see below).
-_XML_ESCAPES: Final = str.maketrans(
-    {
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        '"': "&quot;",
-        "'": "&apos;",
-        "\r": "&#13;",
-        "\n": "&#10;",
-    }
-)
-_XML_ESCAPES_RAW_BREAKS: Final = str.maketrans(
-    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
-)
-_NAMED_ENTITIES: Final = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_ENTITY_ESCAPES: Final = {char: f"&{name};" for name, char in _NAMED_ENTITIES.items()}
+_XML_ESCAPES_RAW_BREAKS: Final = str.maketrans(_ENTITY_ESCAPES)
+_XML_ESCAPES: Final = str.maketrans({**_ENTITY_ESCAPES, "\r": "&#13;", "\n": "&#10;"})
 _DECIMAL_DIGITS: Final = frozenset("0123456789")
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 _LONGEST_REFERENCE: Final = 10

@@ -24,7 +24,6 @@ from collections.abc import Callable
 import inspect
 import itertools
 import json
-from types import TracebackType
 from typing import Any, Self
 
 from aiohttp import web
@@ -125,12 +124,7 @@ class FakeAnthropic:
         await self.start()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
     @property
