@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
-from benchmarks.stats import machine, summarize, write_json
+from benchmarks.stats import record, results_head, summarize
 
 
 async def measure_side(
@@ -63,13 +63,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))
-    results: dict[str, Any] = {
-        "machine": machine(),
-        "load_note": args.note,
-        "how": "HA in-process (phacc core); devices in a separate process; one integration "
+    results = results_head(
+        args,
+        how="HA in-process (phacc core); devices in a separate process; one integration "
         "loaded at a time",
-        "sizes": {},
-    }
+    )
     try:
         async with home_assistant() as hass:
             await async_setup_component(hass, "homeassistant", {})
@@ -131,6 +129,12 @@ def print_table(results: dict[str, Any]) -> None:
             )
 
 
+def _draw(results: dict[str, Any], path: Path) -> None:
+    from benchmarks.compare_plot import draw  # noqa: PLC0415
+
+    draw(results, path)
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="scripts/bench --compare", description=__doc__)
     parser.add_argument("--compare", action="store_true")
@@ -147,12 +151,5 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--png", type=Path, help="draw the comparison here")
     args = parser.parse_args(argv)
-    results = asyncio.run(run(args))
-    print_table(results)
-    if args.json:
-        write_json(args.json, results)
-    if args.png:
-        from benchmarks.compare_plot import draw  # noqa: PLC0415
-
-        draw(results, args.png)
+    record(asyncio.run(run(args)), args, print_table, _draw)
     print(f"cpus: {os.cpu_count()}", file=sys.stderr)

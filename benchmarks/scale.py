@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
-from benchmarks.stats import machine, write_json
+from benchmarks.stats import record, results_head
 
 
 async def measure(
@@ -37,13 +37,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     sizes = sorted(args.sizes)
     devices = await DeviceProcess.start(max(sizes))
-    results: dict[str, Any] = {
-        "machine": machine(),
-        "load_note": args.note,
-        "rate_per_device": args.rate,
-        "window_s": args.window,
-        "sizes": {},
-    }
+    results = results_head(args, rate_per_device=args.rate, window_s=args.window)
     try:
         async with home_assistant() as hass:
             await async_setup_component(hass, "homeassistant", {})
@@ -164,9 +158,4 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--png", type=Path, help="draw the curve here")
     args = parser.parse_args(argv)
     args.poll_changes = args.changes  # _state_latency's name for core openhome's count
-    results = asyncio.run(run(args))
-    print_table(results)
-    if args.json:
-        write_json(args.json, results)
-    if args.png:
-        draw(results, args.png)
+    record(asyncio.run(run(args)), args, print_table, draw)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 import json
 import os
 from pathlib import Path
@@ -41,6 +43,25 @@ def machine() -> dict[str, Any]:
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "loadavg": os.getloadavg(),
     }
+
+
+def results_head(args: argparse.Namespace, **figures: Any) -> dict[str, Any]:
+    """A benchmark's results before the sizes are measured: the machine, its load, `figures`."""
+    return {"machine": machine(), "load_note": args.note, **figures, "sizes": {}}
+
+
+def record(
+    results: dict[str, Any],
+    args: argparse.Namespace,
+    print_table: Callable[[dict[str, Any]], None],
+    draw: Callable[[dict[str, Any], Path], None],
+) -> None:
+    """Print a benchmark's results, and write them (`--json`) and draw them (`--png`)."""
+    print_table(results)
+    if args.json:
+        write_json(args.json, results)
+    if args.png:
+        draw(results, args.png)
 
 
 def write_json(path: Path, results: dict[str, Any]) -> None:
