@@ -19,10 +19,10 @@ from .tool_def import (
     Runner,
     ToolDef,
     control,
-    flag,
     not_bool,
     player_field,
     player_hint,
+    toggle_tool,
 )
 
 MAX_SEEK = 86400
@@ -182,34 +182,20 @@ WAKE = ToolDef(
     run=_wake,
     hints=player_hint,
 )
-SET_SHUFFLE = ToolDef(
+SET_SHUFFLE = toggle_tool(
     control("set_shuffle", "shuffle", "shuffle"),
     "Shuffle",
     "Shuffle on or off.",
-    read_only=False,
-    destructive=False,
-    idempotent=True,
-    fields=lambda facts: {
-        **player_field(facts),
-        probatio.Required("shuffle"): probatio.All(bool, flag),
-    },
-    run=_shuffle,
-    hints=lambda facts: {**player_hint(facts), "shuffle": "shuffle must be true or false"},
+    "shuffle",
+    _shuffle,
     check=_needs(Capability.SHUFFLE, "shuffle"),
 )
-SET_REPEAT = ToolDef(
+SET_REPEAT = toggle_tool(
     control("set_repeat", "repeat", "repeat"),
     "Repeat",
     "Repeat on or off.",
-    read_only=False,
-    destructive=False,
-    idempotent=True,
-    fields=lambda facts: {
-        **player_field(facts),
-        probatio.Required("repeat"): probatio.All(bool, flag),
-    },
-    run=_repeat,
-    hints=lambda facts: {**player_hint(facts), "repeat": "repeat must be true or false"},
+    "repeat",
+    _repeat,
     check=_needs(Capability.REPEAT, "repeat"),
 )
 SEEK = ToolDef(

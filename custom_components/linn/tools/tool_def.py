@@ -180,3 +180,30 @@ def player_hint(facts: SchemaFacts) -> dict[str, str]:
         # a name two players share is listed with each one's entity id (async_players)
         return {"player": MSG_SHARED_NAMES}
     return {"player": "player must be one of the listed players"}
+
+
+def toggle_tool(
+    spec: ToolSpec,
+    title: str,
+    description: str,
+    key: str,
+    run: Runner,
+    *,
+    check: Checker | None = None,
+) -> ToolDef:
+    """A tool that turns one setting of a player on or off: its `key` argument, true or false."""
+    return ToolDef(
+        spec,
+        title,
+        description,
+        read_only=False,
+        destructive=False,
+        idempotent=True,
+        fields=lambda facts: {
+            **player_field(facts),
+            probatio.Required(key): probatio.All(bool, flag),  # bool: typed in the schema
+        },
+        run=run,
+        hints=lambda facts: {**player_hint(facts), key: f"{key} must be true or false"},
+        check=check,
+    )

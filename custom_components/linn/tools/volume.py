@@ -15,11 +15,11 @@ from .tool_def import (
     SchemaFacts,
     ToolDef,
     control,
-    flag,
     not_bool,
     player_field,
     player_hint,
     player_names,
+    toggle_tool,
 )
 
 MAX_CHANGE = 20
@@ -144,19 +144,12 @@ CHANGE_VOLUME = ToolDef(
     check=_check_change,
     risk=_change_risk,
 )
-MUTE = ToolDef(
+MUTE = toggle_tool(
     control("mute", "mute", "muted"),
     "Mute",
     "Mute (true) or unmute (false) a Linn player.",
-    read_only=False,
-    destructive=False,
-    idempotent=True,
-    fields=lambda facts: {
-        **player_field(facts),
-        probatio.Required("muted"): probatio.All(bool, flag),  # bool: typed in the schema
-    },
-    run=_mute,
-    hints=lambda facts: {**player_hint(facts), "muted": "muted must be true or false"},
+    "muted",
+    _mute,
 )
 SET_VOLUME_LIMIT = ToolDef(
     # anyone who may control the player may ask; an admin decides (min_policy), also on an
