@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 import dataclasses
 import logging
+from typing import Unpack
 
 from .capabilities import Capability, SourceType
 from .codec import Event, format_bool
@@ -13,7 +14,7 @@ from .list_commands import ListCommands
 from .model import DeviceState
 from .reducers import apply_event
 from .services import ALL_SERVICES, Service
-from .session import ALIVE_TIMEOUT, LpecSession
+from .session import LpecSession, SessionTimings
 from .sources import Source
 from .versions import NOT_AVAILABLE_CODES, ServiceVersions, action_version
 
@@ -61,20 +62,15 @@ class LinnDevice(ListCommands):
         host: str,
         port: int = 23,
         *,
-        connect_timeout: float = 10.0,
-        alive_timeout: float = ALIVE_TIMEOUT,
-        action_timeout: float = 5.0,
-        keepalive_interval: float = 30.0,
-        keepalive_timeout: float = 5.0,
-        reconnect_min: float = 0.5,
-        reconnect_max: float = 4.0,
         services: Sequence[Service] = ALL_SERVICES,
         declared_versions: Mapping[str, int] | None = None,
+        **timings: Unpack[SessionTimings],
     ) -> None:
         """Set up; nothing is sent before `connect`.
 
         `declared_versions`: the service versions the device declares ({"Product": 4}),
         from its UPnP description; without them each action goes with its lowest version.
+        `timings`: the session's timeouts and intervals (LpecSession's defaults).
         """
         self.host = host
         self.port = port
@@ -84,17 +80,7 @@ class LinnDevice(ListCommands):
         self._source_before_songcast: str | None = None
         self._versions = ServiceVersions(declared_versions)
         self._session = LpecSession(
-            host,
-            port,
-            [service.value for service in services],
-            self,
-            connect_timeout=connect_timeout,
-            alive_timeout=alive_timeout,
-            action_timeout=action_timeout,
-            keepalive_interval=keepalive_interval,
-            keepalive_timeout=keepalive_timeout,
-            reconnect_min=reconnect_min,
-            reconnect_max=reconnect_max,
+            host, port, [service.value for service in services], self, **timings
         )
 
     # --- lifecycle and state ------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 import logging
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from .backoff import Backoff
 from .codec import Error, Event, Response, format_action
@@ -36,6 +36,18 @@ class SessionHandler(Protocol):
 
     def on_availability(self, available: bool) -> None:
         """Report that the device became reachable (True) or was lost (False)."""
+
+
+class SessionTimings(TypedDict, total=False):
+    """LpecSession's timeouts and intervals, in seconds, for whoever passes them on."""
+
+    connect_timeout: float
+    alive_timeout: float
+    action_timeout: float
+    keepalive_interval: float
+    keepalive_timeout: float
+    reconnect_min: float
+    reconnect_max: float
 
 
 class LpecSession:
