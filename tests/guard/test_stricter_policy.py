@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from custom_components.linn.guard import Guard, Outcome, PendingKind, Policy, Turn
+from custom_components.linn.guard import Guard, GuardResult, Outcome, PendingKind, Policy, Turn
 from custom_components.linn.guard.pending import PendingStatus
 from custom_components.linn.guard.settings import PlayerSettings
 
@@ -17,18 +17,30 @@ def _guard(clock: FakeClock, policies: dict[str, Policy]) -> Guard:
     return guard
 
 
-async def test_a_yes_does_not_stand_in_for_an_admin_once_the_tool_needs_one(
-    clock: FakeClock, player: Player
-) -> None:
+async def _yes_after_a_stricter_policy(
+    clock: FakeClock, player: Player, stricter: Policy
+) -> tuple[Guard, GuardResult, GuardResult]:
+    """set_volume 65 is asked for, the owner makes set_volume stricter, then the user says yes.
+
+    Returns the guard, the first call's result and the yes's result.
+    """
     policies: dict[str, Policy] = {}
     guard = _guard(clock, policies)
     player.volume = 50
     turn = Turn("c1", 1, "volume 65", "en", log_id="L")
     first = await call(guard, player, "set_volume", {"volume": 65}, turn=turn)
-    assert first.outcome is Outcome.PENDING
-    policies["set_volume"] = Policy.APPROVE  # the owner: only with an admin's approval now
+    policies["set_volume"] = stricter
     yes = asked(guard, Turn("c1", 2, "yes", "en", log_id="L"))
     result = await call(guard, player, "set_volume", {"volume": 65}, turn=yes)
+    return guard, first, result
+
+
+async def test_a_yes_does_not_stand_in_for_an_admin_once_the_tool_needs_one(
+    clock: FakeClock, player: Player
+) -> None:
+    # the owner: only with an admin's approval now
+    guard, first, result = await _yes_after_a_stricter_policy(clock, player, Policy.APPROVE)
+    assert first.outcome is Outcome.PENDING
     assert result.outcome is Outcome.PENDING  # the stricter policy: a request for an admin
     assert result.data["error"].startswith("Needs approval")
     assert player.volume == 50
@@ -54,14 +66,7 @@ async def test_a_yes_does_not_stand_in_for_an_admin_once_the_tool_needs_one(
 async def test_a_yes_runs_nothing_once_the_tool_is_turned_off(
     clock: FakeClock, player: Player
 ) -> None:
-    policies: dict[str, Policy] = {}
-    guard = _guard(clock, policies)
-    player.volume = 50
-    turn = Turn("c1", 1, "volume 65", "en", log_id="L")
-    await call(guard, player, "set_volume", {"volume": 65}, turn=turn)
-    policies["set_volume"] = Policy.DENY
-    yes = asked(guard, Turn("c1", 2, "yes", "en", log_id="L"))
-    result = await call(guard, player, "set_volume", {"volume": 65}, turn=yes)
+    guard, _, result = await _yes_after_a_stricter_policy(clock, player, Policy.DENY)
     assert result.data == {"error": "Denied: this action is turned off"}
     assert not guard.pending.open_requests()
     assert player.volume == 50

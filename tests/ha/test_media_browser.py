@@ -163,31 +163,27 @@ async def test_ha_media_is_browsable_audio_only(
     assert "holiday.jpg" not in titles
 
 
-async def test_search_covers_device_and_ha_media(hass: HomeAssistant, media_dir: Path) -> None:
+async def search(hass: HomeAssistant, query: str, **extra: object) -> list[tuple[str, str]]:
+    """The media player's search_media action: (content type, title) of each item found."""
     result = await hass.services.async_call(
         MP_DOMAIN,
         SERVICE_SEARCH_MEDIA,
-        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "radio"},
+        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": query, **extra},
         blocking=True,
         return_response=True,
     )
-    found = [(item.media_content_type, item.title) for item in result[ENTITY_ID].result]
-    assert found == [
+    return [(item.media_content_type, item.title) for item in result[ENTITY_ID].result]
+
+
+async def test_search_covers_device_and_ha_media(hass: HomeAssistant, media_dir: Path) -> None:
+    assert await search(hass, "radio") == [
         ("linn_pin", "BBC Radio 3"),
         ("linn_preset", "BBC Radio 3"),
         ("linn_preset", "Radio Paradise (FLAC)"),
         ("linn_source", "Radio"),
     ]
 
-    result = await hass.services.async_call(
-        MP_DOMAIN,
-        SERVICE_SEARCH_MEDIA,
-        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "jóga"},
-        blocking=True,
-        return_response=True,
-    )
-    titles = [item.title for item in result[ENTITY_ID].result]
-    assert titles == ["Jóga (live).flac"]
+    assert [title for _, title in await search(hass, "jóga")] == ["Jóga (live).flac"]
 
 
 async def test_unknown_browse_id_is_an_error(
@@ -229,28 +225,11 @@ async def test_play_ha_media_resolves_and_signs_the_url(
 async def test_search_filters_by_class_and_within_a_media_source(
     hass: HomeAssistant, media_dir: Path
 ) -> None:
-    result = await hass.services.async_call(
-        MP_DOMAIN,
-        SERVICE_SEARCH_MEDIA,
-        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "radio", "media_filter_classes": ["channel"]},
-        blocking=True,
-        return_response=True,
-    )
-    found = [(item.media_content_type, item.title) for item in result[ENTITY_ID].result]
+    found = await search(hass, "radio", media_filter_classes=["channel"])
     assert found == [("linn_preset", "BBC Radio 3"), ("linn_preset", "Radio Paradise (FLAC)")]
 
-    result = await hass.services.async_call(
-        MP_DOMAIN,
-        SERVICE_SEARCH_MEDIA,
-        {
-            ATTR_ENTITY_ID: ENTITY_ID,
-            "search_query": "live",
-            "media_content_id": "media-source://media_source/local/.",
-        },
-        blocking=True,
-        return_response=True,
-    )
-    assert [item.title for item in result[ENTITY_ID].result] == ["Jóga (live).flac"]
+    found = await search(hass, "live", media_content_id="media-source://media_source/local/.")
+    assert [title for _, title in found] == ["Jóga (live).flac"]
 
 
 async def test_search_skips_media_sources_that_cannot_search(
@@ -258,11 +237,4 @@ async def test_search_skips_media_sources_that_cannot_search(
 ) -> None:
     # the camera media source cannot search; the local one still answers
     assert await async_setup_component(hass, "camera", {})
-    result = await hass.services.async_call(
-        MP_DOMAIN,
-        SERVICE_SEARCH_MEDIA,
-        {ATTR_ENTITY_ID: ENTITY_ID, "search_query": "jóga"},
-        blocking=True,
-        return_response=True,
-    )
-    assert [item.title for item in result[ENTITY_ID].result] == ["Jóga (live).flac"]
+    assert [title for _, title in await search(hass, "jóga")] == ["Jóga (live).flac"]
