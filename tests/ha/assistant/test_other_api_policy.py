@@ -256,13 +256,10 @@ def relayed(hass: HomeAssistant) -> _RelayedTool:
     return tool
 
 
+@pytest.mark.usefixtures("assistant")
 @pytest.mark.parametrize("assistant_options", [{**_options("confirm"), CONF_LLM_APIS: ["relay"]}])
 async def test_a_relayed_read_only_hint_is_not_trusted(
-    hass: HomeAssistant,
-    hass_admin_user: User,
-    relayed: _RelayedTool,
-    fake: FakeAnthropic,
-    assistant: Any,
+    hass: HomeAssistant, hass_admin_user: User, relayed: _RelayedTool, fake: FakeAnthropic
 ) -> None:
     """A remote MCP server saying its tool only reads must not make it run as a read.
 

@@ -65,6 +65,27 @@ def _records(hass: HomeAssistant) -> list[tuple[str, Any]]:
     return [(r.tool, r.outcome) for r in hass.data[DATA_GUARD].guard.audit.records]
 
 
+async def _admin_plays(hass: HomeAssistant, admin_id: str) -> None:
+    """An admin's service call on the player: it leaves the admin's context on the entity."""
+    await hass.services.async_call(
+        "media_player",
+        "media_play",
+        {"entity_id": "media_player.living_room"},
+        blocking=True,
+        context=Context(user_id=admin_id),
+    )
+
+
+async def _relative_volume_runs_not(
+    hass: HomeAssistant, emulator: LinnEmulator, call: Any, step: int, who: str
+) -> None:
+    """The client's HassSetVolumeRelative by `step` leaves the volume at 30."""
+    with contextlib.suppress(HomeAssistantError):
+        await call("HassSetVolumeRelative", {"name": PLAYER, "volume_step": step})
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30, f"{who}'s +{step} ran: {_records(hass)}"
+
+
 @pytest.mark.usefixtures("assistant")
 async def test_y1_without_a_chat_log_a_relative_volume_escapes_the_read_window(
     hass: HomeAssistant, emulator: LinnEmulator
@@ -75,10 +96,7 @@ async def test_y1_without_a_chat_log_a_relative_volume_escapes_the_read_window(
     call = await mcp_api(hass, member.id)
     await call("get_state", {"player": PLAYER})
     assert (await call("set_volume", {"player": PLAYER, "volume": 45})).error
-    with contextlib.suppress(HomeAssistantError):
-        await call("HassSetVolumeRelative", {"name": PLAYER, "volume_step": 15})
-    await hass.async_block_till_done()
-    assert emulator.state.volume == 30, f"the title's +15 ran: {_records(hass)}"
+    await _relative_volume_runs_not(hass, emulator, call, 15, "the title")
 
 
 @pytest.mark.usefixtures("assistant")
@@ -88,10 +106,7 @@ async def test_y2_a_read_only_users_client_sets_the_volume_to_max(
     assert await async_setup_component(hass, "intent", {})
     call = await mcp_api(hass, hass_read_only_user.id)
     assert (await call("set_volume", {"player": PLAYER, "volume": 50})).error
-    with contextlib.suppress(HomeAssistantError):
-        await call("HassSetVolumeRelative", {"name": PLAYER, "volume_step": 100})
-    await hass.async_block_till_done()
-    assert emulator.state.volume == 30, f"a read-only user's +100 ran: {_records(hass)}"
+    await _relative_volume_runs_not(hass, emulator, call, 100, "a read-only user")
 
 
 @pytest.mark.usefixtures("assistant")
@@ -104,13 +119,7 @@ async def test_y3_in_a_chat_log_the_gate_takes_a_stale_admin_context_as_the_call
 ) -> None:
     assert await async_setup_component(hass, "intent", {})
     fake.plan(planned(planned_change("volume", target="the living room", volume="up")))
-    await hass.services.async_call(
-        "media_player",
-        "media_play",
-        {"entity_id": "media_player.living_room"},
-        blocking=True,
-        context=Context(user_id=hass_admin_user.id),
-    )
+    await _admin_plays(hass, hass_admin_user.id)
     async with assist_in_chat_log(
         hass,
         "turn up the volume in the living room",
@@ -147,13 +156,7 @@ async def test_a_direct_call_with_no_caller_to_tell_reads_only(
     conversation's LLM API or an MCP client's (the default agent's HassSetVolumeRelative has
     none of them): the gate cannot tell whose call it is and lets it only read, even right
     after an admin's own service call left the admin's context on the entity."""
-    await hass.services.async_call(
-        "media_player",
-        "media_play",
-        {"entity_id": "media_player.living_room"},
-        blocking=True,
-        context=Context(user_id=hass_admin_user.id),
-    )
+    await _admin_plays(hass, hass_admin_user.id)
     entity = hass.data["entity_components"]["media_player"].get_entity("media_player.living_room")
     with pytest.raises(HomeAssistantError) as refused:
         await hass.async_create_task(entity.async_volume_up())
