@@ -128,9 +128,9 @@ async def test_a_model_calls_usage_is_stored(
         ("de", "Wohnzimmer auf 35", "Erledigt: Living Room: Lautstärke 35. "),
     ],
 )
+@pytest.mark.usefixtures("assistant")
 async def test_a_change_that_ran_is_reported_when_the_budget_stops_the_turn(
     hass: HomeAssistant,
-    assistant: MockConfigEntry,
     hass_admin_user: User,
     fake: FakeAnthropic,
     emulator: LinnEmulator,
@@ -284,18 +284,27 @@ async def test_a_member_over_their_share_is_refused_and_the_others_still_reach_t
     assert len(fake.message_requests) == requests + 2
 
 
+async def _only_the_admin_reaches_the_model(
+    hass: HomeAssistant, fake: FakeAnthropic, admin: User, *over_their_share: User | None
+) -> None:
+    """Each of `over_their_share` (None: a caller with no user) is told of their share, with
+    no model call; then the admin asks and gets the model's answer."""
+    for user in over_their_share:
+        result = await converse(hass, "tell me a poem", user)
+        assert speech(result) == BUDGET_SHARE["en"]
+    assert fake.message_requests == []
+    fake.script(Reply("A poem."))
+    result = await converse(hass, "tell me a poem", admin)
+    assert speech(result) == "A poem."
+
+
 @pytest.mark.parametrize("assistant_options", [{**DEFAULT_OPTIONS, CONF_BUDGET_DAY_SHARE: 0}])
 async def test_callers_with_no_user_share_one_members_part(
     hass: HomeAssistant, assistant: MockConfigEntry, hass_admin_user: User, fake: FakeAnthropic
 ) -> None:
     """An anonymous satellite is a member too: at 0 % it never reaches the model; the
     admin does."""
-    result = await converse(hass, "tell me a poem", None)
-    assert speech(result) == BUDGET_SHARE["en"]
-    assert fake.message_requests == []
-    fake.script(Reply("A poem."))
-    result = await converse(hass, "tell me a poem", hass_admin_user)
-    assert speech(result) == "A poem."
+    await _only_the_admin_reaches_the_model(hass, fake, hass_admin_user, None)
 
 
 @pytest.fixture
@@ -328,11 +337,4 @@ async def test_the_per_user_counters_survive_a_restart(
 ) -> None:
     """Default options (6,000,000 a day, 50 % a member): the stored member is over their
     share, so are the callers with no user; the admin still reaches the model."""
-    result = await converse(hass, "tell me a poem", stored_member)
-    assert speech(result) == BUDGET_SHARE["en"]
-    result = await converse(hass, "tell me a poem", None)
-    assert speech(result) == BUDGET_SHARE["en"]
-    assert fake.message_requests == []
-    fake.script(Reply("A poem."))
-    result = await converse(hass, "tell me a poem", hass_admin_user)
-    assert speech(result) == "A poem."
+    await _only_the_admin_reaches_the_model(hass, fake, hass_admin_user, stored_member, None)

@@ -48,6 +48,11 @@ from .conftest import AGENT, converse, speech
 
 PLAYER = "Living Room"
 
+_needs_core_anthropic = pytest.mark.skipif(
+    not SHARES_HTTP_CLIENT,
+    reason="core anthropic of Home Assistant 2026.10 cannot run on anthropic 2.x (httpx)",
+)
+
 
 def _source(emulator: LinnEmulator) -> str:
     return emulator.state.sources[emulator.state.source_index].system_name
@@ -71,10 +76,7 @@ async def _kitchen_title_read_then(
     await converse_with(hass, core_agent, member, "put the living room in standby")
 
 
-@pytest.mark.skipif(
-    not SHARES_HTTP_CLIENT,
-    reason="core anthropic of Home Assistant 2026.10 cannot run on anthropic 2.x (httpx)",
-)
+@_needs_core_anthropic
 async def test_n1_a_title_read_through_get_live_context_steers_another_agents_standby(
     hass: HomeAssistant,
     emulator: LinnEmulator,
@@ -96,10 +98,7 @@ async def test_n1_a_title_read_through_get_live_context_steers_another_agents_st
     assert not kitchen.state.standby, f"the kitchen went to standby: {outcomes_of(hass, 'standby')}"
 
 
-@pytest.mark.skipif(
-    not SHARES_HTTP_CLIENT,
-    reason="core anthropic of Home Assistant 2026.10 cannot run on anthropic 2.x (httpx)",
-)
+@_needs_core_anthropic
 async def test_n1_a_title_read_through_get_live_context_steers_no_linn_tool_either(
     hass: HomeAssistant,
     emulator: LinnEmulator,
@@ -117,10 +116,7 @@ async def test_n1_a_title_read_through_get_live_context_steers_no_linn_tool_eith
     assert outcomes_of(hass, "standby") == [Outcome.DENIED]
 
 
-@pytest.mark.skipif(
-    not SHARES_HTTP_CLIENT,
-    reason="core anthropic of Home Assistant 2026.10 cannot run on anthropic 2.x (httpx)",
-)
+@_needs_core_anthropic
 async def test_n2_play_media_of_a_source_is_decided_as_a_plain_play(
     hass: HomeAssistant,
     emulator: LinnEmulator,
