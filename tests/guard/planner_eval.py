@@ -51,14 +51,7 @@ from custom_components.linn.guard import (
     ToolCall,
     ToolSpec,
     Turn,
-)
-from custom_components.linn.guard.messages import (
-    MSG_NOT_ASKED,
-    MSG_NOT_ASKED_CONVERSATION,
-    MSG_NOT_ASKED_WORDS,
-    MSG_NOT_THIS_PLAYER,
-    MSG_NOT_THIS_VOLUME,
-    MSG_NOT_THIS_VOLUME_WORDS,
+    messages,
 )
 from custom_components.linn.guard.plan import InvalidPlan, NoPlan, Plan, parse_plan
 from custom_components.linn.guard.risk import RiskFacts
@@ -78,12 +71,12 @@ NOT_IN_THE_PLAN = frozenset(
 )
 REFUSED_BY_PLAN = frozenset(
     {
-        MSG_NOT_ASKED,
-        MSG_NOT_ASKED_CONVERSATION,
-        MSG_NOT_ASKED_WORDS,
-        MSG_NOT_THIS_PLAYER,
-        MSG_NOT_THIS_VOLUME,
-        MSG_NOT_THIS_VOLUME_WORDS,
+        messages.MSG_NOT_ASKED,
+        messages.MSG_NOT_ASKED_CONVERSATION,
+        messages.MSG_NOT_ASKED_WORDS,
+        messages.MSG_NOT_THIS_PLAYER,
+        messages.MSG_NOT_THIS_VOLUME,
+        messages.MSG_NOT_THIS_VOLUME_WORDS,
     }
 )
 """The guard's answers when the plan (or, without one, the user's words) does not allow it.

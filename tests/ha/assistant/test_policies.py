@@ -140,12 +140,9 @@ async def test_the_guard_step_stores_the_policies_and_refuses_bad_input(
 @pytest.mark.parametrize(
     "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "deny"}}]
 )
+@pytest.mark.usefixtures("assistant")
 async def test_an_assistants_deny_blocks_its_call_but_not_assist_with_another_agent(
-    hass: HomeAssistant,
-    assistant: MockConfigEntry,
-    hass_admin_user: User,
-    emulator: LinnEmulator,
-    fake: FakeAnthropic,
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     fake.script(
         Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
@@ -236,12 +233,9 @@ async def test_an_assistants_allow_does_not_loosen_a_streamers_deny(
     "assistant_options",
     [{**DEFAULT_OPTIONS, "notify_target": "mobile_app_parent", "approval_expiry_minutes": 2}],
 )
+@pytest.mark.usefixtures("assistant")
 async def test_a_request_this_assistant_raises_goes_to_its_notify_target_with_its_expiry(
-    hass: HomeAssistant,
-    assistant: MockConfigEntry,
-    hass_admin_user: User,
-    emulator: LinnEmulator,
-    fake: FakeAnthropic,
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     notified = async_mock_service(hass, "notify", "mobile_app_parent")
     fake.script(
