@@ -50,6 +50,24 @@ async def core_agent(
         yield agent
 
 
+async def _core_claude_sets_35(
+    hass: HomeAssistant, fake: FakeAnthropic, core_agent: str, user: User, reply: str
+) -> conversation.ConversationResult:
+    """`user` asks core Claude to set the living room to 35; its model calls linn__set_volume
+    with 35, then says `reply`."""
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)),
+        Reply(reply),
+    )
+    return await conversation.async_converse(
+        hass,
+        "set the living room to 35",
+        None,
+        Context(user_id=user.id),
+        agent_id=core_agent,
+    )
+
+
 async def test_core_claude_agent_changes_the_volume_through_the_guarded_tool(
     hass: HomeAssistant,
     hass_admin_user: User,
@@ -57,16 +75,8 @@ async def test_core_claude_agent_changes_the_volume_through_the_guarded_tool(
     fake: FakeAnthropic,
     core_agent: str,
 ) -> None:
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)),
-        Reply("The living room is at 35."),
-    )
-    result = await conversation.async_converse(
-        hass,
-        "set the living room to 35",
-        None,
-        Context(user_id=hass_admin_user.id),
-        agent_id=core_agent,
+    result = await _core_claude_sets_35(
+        hass, fake, core_agent, hass_admin_user, "The living room is at 35."
     )
     assert result.response.speech["plain"]["speech"] == "The living room is at 35."
     assert emulator.state.volume == 35
@@ -81,17 +91,7 @@ async def test_core_claude_agent_gets_the_guards_refusal_for_a_read_only_user(
     fake: FakeAnthropic,
     core_agent: str,
 ) -> None:
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 35}),)),
-        Reply("Sorry, I may not."),
-    )
-    await conversation.async_converse(
-        hass,
-        "set the living room to 35",
-        None,
-        Context(user_id=hass_read_only_user.id),
-        agent_id=core_agent,
-    )
+    await _core_claude_sets_35(hass, fake, core_agent, hass_read_only_user, "Sorry, I may not.")
     assert emulator.state.volume == 30
     tool_result = fake.message_requests[1].tool_results()[0]
     assert json.loads(tool_result["content"]) == {

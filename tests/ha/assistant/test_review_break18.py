@@ -157,13 +157,9 @@ async def test_b2_limited_mode_does_not_set_a_volume_the_owner_turned_off(
     assert emulator.state.volume == 30, f"limited mode set {emulator.state.volume}; {records}"
 
 
-@pytest.mark.usefixtures("assistant")
+@pytest.mark.usefixtures("assistant", "kitchen")
 async def test_b3_after_device_text_a_change_lands_only_on_the_player_the_user_named(
-    hass: HomeAssistant,
-    hass_admin_user: Any,
-    emulator: LinnEmulator,
-    kitchen: LinnEmulator,
-    fake: FakeAnthropic,
+    hass: HomeAssistant, hass_admin_user: Any, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     """(b)+(c): a radio title read for "what's playing?" tells the model to send every
     change to the living room. Next turn: "put the kitchen in standby". The user's words
