@@ -95,12 +95,12 @@ async def test_a_tampered_audit_log_raises_a_repair_issue(
     await hass.config_entries.async_unload(config_entry.entry_id)
 
 
+@pytest.mark.usefixtures("loaded_entry")
 async def test_a_change_is_on_disk_before_it_runs_and_a_crash_cannot_lose_it(
     hass: HomeAssistant,
     hass_admin_user: User,
     hass_storage: dict[str, Any],
     emulator: LinnEmulator,
-    loaded_entry: MockConfigEntry,
 ) -> None:
     await async_setup_llm(hass)
     api = await assist(hass, hass_admin_user)
@@ -167,12 +167,12 @@ async def test_a_log_cut_short_or_deleted_is_detected_against_its_anchor(
         assert problem in (issue.translation_placeholders or {})["error"]
 
 
+@pytest.mark.usefixtures("loaded_entry")
 async def test_the_repair_issue_stays_across_restarts_until_an_admin_acknowledges_it(
     hass: HomeAssistant,
     hass_admin_user: User,
     hass_storage: dict[str, Any],
     hass_client: ClientSessionGenerator,
-    loaded_entry: MockConfigEntry,
 ) -> None:
     await restart_with_the_audit_log_missing(hass, hass_storage, hass_admin_user)
     issue = ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE)
@@ -232,12 +232,12 @@ async def _tampered_start(
     return broken
 
 
+@pytest.mark.usefixtures("loaded_entry")
 async def test_the_broken_log_is_kept_across_restarts_and_saves_until_an_admin_deletes_it(
     hass: HomeAssistant,
     hass_admin_user: User,
     hass_storage: dict[str, Any],
     hass_client: ClientSessionGenerator,
-    loaded_entry: MockConfigEntry,
 ) -> None:
     broken = await _tampered_start(hass, hass_admin_user, hass_storage)
     for _ in range(3):  # restarts, each with its saves
@@ -265,13 +265,13 @@ async def test_the_broken_log_is_kept_across_restarts_and_saves_until_an_admin_d
     assert ir.async_get(hass).async_get_issue(DOMAIN, AUDIT_ISSUE) is None
 
 
+@pytest.mark.usefixtures("loaded_entry")
 async def test_only_an_admin_can_open_the_audit_logs_fix_flow(
     hass: HomeAssistant,
     hass_admin_user: User,
     hass_storage: dict[str, Any],
     hass_client: ClientSessionGenerator,
     hass_read_only_access_token: str,
-    loaded_entry: MockConfigEntry,
 ) -> None:
     await _tampered_start(hass, hass_admin_user, hass_storage)
     client = await hass_client(hass_read_only_access_token)
