@@ -10,8 +10,8 @@ from custom_components.linn.guard import (
     Caller,
     Guard,
     GuardResult,
+    NoPlayerTargets,
     Outcome,
-    RiskFacts,
     ToolCall,
     ToolSpec,
     Turn,
@@ -23,7 +23,7 @@ from .conftest import ALICE, NOBODY, SPECS, FakeClock, Player, PlayerHandler
 REMEMBER = ToolSpec("remember", Access.CONTROL, "memory", user_words_only=True)
 
 
-class NoteHandler:
+class NoteHandler(NoPlayerTargets):
     """Writes notes to a list; targets no player."""
 
     def __init__(self) -> None:
@@ -31,12 +31,6 @@ class NoteHandler:
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         return dict(arguments)
-
-    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-        return ()
-
-    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
-        return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
         return ()

@@ -16,7 +16,7 @@ from homeassistant.helpers import llm
 import probatio
 
 from ..const import DOMAIN
-from ..guard import Access, InvalidArgument, RiskFacts, ToolCall, ToolSpec, clean_text
+from ..guard import Access, InvalidArgument, NoPlayerTargets, ToolCall, ToolSpec, clean_text
 from ..llm import GuardedTool
 from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
 from .memory import FACT_ID, MAX_FACT_CHARS, MAX_FACTS, AssistantMemory, MemoryFull
@@ -108,7 +108,7 @@ class ForgetTool(_MemoryTool):
 
 
 @dataclass(slots=True)
-class _MemoryHandler:
+class _MemoryHandler(NoPlayerTargets):
     """The guard's ToolHandler for remember / forget (no player is targeted)."""
 
     tool: _MemoryTool
@@ -130,14 +130,6 @@ class _MemoryHandler:
         ):
             raise InvalidArgument("id must be a fact id such as r1, or all")
         return validated
-
-    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-        """No player."""
-        return ()
-
-    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
-        """No volume."""
-        return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
         """A fact to remember: it must be the user's own words (the guard checks)."""

@@ -23,7 +23,7 @@ from ..guard import (
     OTHER_API_TOOLS,
     Access,
     InvalidArgument,
-    RiskFacts,
+    NoPlayerTargets,
     ToolCall,
     ToolFailure,
     ToolSpec,
@@ -226,8 +226,11 @@ async def _guarded(  # noqa: PLR0917 - one call site per tool kind
 
 
 @dataclass(slots=True)
-class _SchemaHandler:
-    """The guard's ToolHandler for a tool that checks its own arguments by its schema."""
+class _SchemaHandler(NoPlayerTargets):
+    """The guard's ToolHandler for a tool that checks its own arguments by its schema.
+
+    Its targets are unknown in advance: Home Assistant's own checks apply to the entities.
+    """
 
     tool: llm.Tool
     hass: HomeAssistant
@@ -248,14 +251,6 @@ class _SchemaHandler:
         except probatio.Invalid as err:
             raise InvalidArgument(clean_text(str(err), 200) or "invalid") from None
         return dict(arguments)
-
-    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-        """Unknown in advance: Home Assistant's own checks apply to the entities."""
-        return ()
-
-    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
-        """No volume facts."""
-        return RiskFacts()
 
     def utterance_terms(self, arguments: Mapping[str, Any]) -> Sequence[str]:
         """The names the call targets (an intent's name, area, floor): the user must say them."""

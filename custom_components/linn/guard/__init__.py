@@ -12,7 +12,7 @@ from .canonical import args_hash, canonical_json
 from .clock import Clock, system_clock
 from .decisions import Access, Outcome, Policy
 from .engine import Guard
-from .handler import InvalidArgument, PlayerTerms, ToolFailure, ToolHandler
+from .handler import InvalidArgument, NoPlayerTargets, PlayerTerms, ToolFailure, ToolHandler
 from .idempotency import IdempotencyCache
 from .ledger import Ledger
 from .limits import RateLimiter
@@ -41,6 +41,7 @@ __all__ = [
     "IdempotencyCache",
     "InvalidArgument",
     "Ledger",
+    "NoPlayerTargets",
     "Outcome",
     "PendingBook",
     "PendingKind",

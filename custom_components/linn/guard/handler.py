@@ -43,6 +43,23 @@ class PlayerTerms:
     """Per target: the words need not name it (the only player; the satellite's area's)."""
 
 
+class NoPlayerTargets:
+    """ToolHandler's `targets` and `risk_facts` for a tool that targets no known player.
+
+    No player the guard knows of in advance, and no volume.
+    """
+
+    __slots__ = ()
+
+    def targets(self, arguments: Mapping[str, Any]) -> tuple[str, ...]:
+        """None the guard knows of."""
+        return ()
+
+    def risk_facts(self, arguments: Mapping[str, Any]) -> RiskFacts:
+        """No volume."""
+        return RiskFacts()
+
+
 class ToolHandler(Protocol):
     """How one tool is checked and run; implemented outside the guard."""
 
