@@ -21,16 +21,7 @@ SOURCE_XML = (
     "</SourceList>"
 )
 PLAYLIST, RADIO, RECEIVER, ANALOG, OTHER = range(5)
-EVERY_CONTROL = (
-    Capability.PLAY
-    | Capability.PAUSE
-    | Capability.STOP
-    | Capability.NEXT
-    | Capability.PREVIOUS
-    | Capability.SEEK
-    | Capability.SHUFFLE
-    | Capability.REPEAT
-)
+EVERY_CONTROL = ~Capability.NONE
 
 
 def on_source(index: int, *services: Service) -> DeviceState:
