@@ -4,78 +4,28 @@
 // Run while scripts/develop runs (with the local stand-in):
 //   node --experimental-websocket scripts/readme_screenshots.mjs [HA_URL] [OUT_DIR]
 // (defaults http://127.0.0.1:8123 and docs/images). It creates a member "Sam" (sam / sam-pass).
-import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { chromium } from "playwright-core";
 
+import { login, session } from "../testing/browser/ha_session.mjs";
+
 const HA_URL = process.argv[2] ?? "http://127.0.0.1:8123";
 const OUT = process.argv[3] ?? "docs/images";
-const CLIENT_ID = `${HA_URL}/`;
 const DASHBOARD = `${HA_URL}/linn-dev/linn`;
-
-async function post(url, body, { form = false, token } = {}) {
-  const headers = { "content-type": form ? "application/x-www-form-urlencoded" : "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${HA_URL}${url}`, {
-    method: "POST", headers, body: form ? new URLSearchParams(body) : JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${url}: ${response.status} ${await response.clone().text()}`);
-  return response.json();
-}
-
-async function login(username, password) {
-  const flow = await post("/auth/login_flow", {
-    client_id: CLIENT_ID, handler: ["homeassistant", null], redirect_uri: CLIENT_ID,
-  });
-  const done = await post(`/auth/login_flow/${flow.flow_id}`, { username, password, client_id: CLIENT_ID });
-  assert.equal(done.type, "create_entry", JSON.stringify(done));
-  const token = await post("/auth/token", {
-    grant_type: "authorization_code", code: done.result, client_id: CLIENT_ID,
-  }, { form: true });
-  return { ...token, hassUrl: HA_URL, clientId: CLIENT_ID, expires: Date.now() + token.expires_in * 1000 };
-}
-
-async function session(tokens) {
-  const socket = new WebSocket(`${HA_URL.replace("http", "ws")}/api/websocket`);
-  const waiting = new Map();
-  let nextId = 1;
-  await new Promise((resolve, reject) => {
-    socket.onerror = reject;
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === "auth_required") socket.send(JSON.stringify({ type: "auth", access_token: tokens.access_token }));
-      else if (message.type === "auth_ok") resolve();
-      else if (message.type === "auth_invalid") reject(new Error(message.message));
-      else if (message.type === "result" && waiting.has(message.id)) {
-        const { ok, fail } = waiting.get(message.id);
-        waiting.delete(message.id);
-        if (message.success) ok(message.result);
-        else fail(new Error(`${message.error.code}: ${message.error.message}`));
-      }
-    };
-  });
-  return {
-    call(message) {
-      const id = nextId++;
-      return new Promise((ok, fail) => { waiting.set(id, { ok, fail }); socket.send(JSON.stringify({ id, ...message })); });
-    },
-    close: () => socket.close(),
-  };
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const adminTokens = await login("dev", "linn-dev");
-const admin = await session(adminTokens);
+const adminTokens = await login(HA_URL, "dev", "linn-dev");
+const admin = await session(HA_URL, adminTokens);
 const users = await admin.call({ type: "config/auth/list" });
 if (!users.some((user) => user.username === "sam")) {
   const { user } = await admin.call({ type: "config/auth/create", name: "Sam", group_ids: ["system-users"] });
   await admin.call({ type: "config/auth_provider/homeassistant/create", user_id: user.id, username: "sam", password: "sam-pass" });
 }
-const memberTokens = await login("sam", "sam-pass");
+const memberTokens = await login(HA_URL, "sam", "sam-pass");
 const entities = await admin.call({ type: "config/entity_registry/list" });
 const player = entities.find((e) => e.platform === "linn" && e.entity_id.startsWith("media_player.")).entity_id;
 const state = async () => (await admin.call({ type: "get_states" })).find((s) => s.entity_id === player);

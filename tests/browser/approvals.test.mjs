@@ -9,72 +9,14 @@ import { after, afterEach, before, test } from "node:test";
 
 import { chromium } from "playwright-core";
 
+import { login, session } from "../../testing/browser/ha_session.mjs";
+
 const HA_URL = process.env.HA_URL;
 const EMULATOR_PORT = Number(process.env.EMULATOR_PORT);
 const SCREENSHOTS = process.env.BROWSER_SCREENSHOTS;
-const CLIENT_ID = `${HA_URL}/`;
 const DASHBOARD = `${HA_URL}/linn-dev/linn`;
 const PLAYER = "Living Room";
 const CARD = "linn-approvals-card";
-
-/** Log in through Home Assistant's own login flow; the tokens its frontend keeps. */
-async function login(username, password) {
-  const post = async (url, body, form = false) => {
-    const response = await fetch(`${HA_URL}${url}`, {
-      method: "POST",
-      headers: { "content-type": form ? "application/x-www-form-urlencoded" : "application/json" },
-      body: form ? new URLSearchParams(body) : JSON.stringify(body),
-    });
-    assert.ok(response.ok, `${url}: ${response.status} ${await response.clone().text()}`);
-    return response.json();
-  };
-  const flow = await post("/auth/login_flow", {
-    client_id: CLIENT_ID, handler: ["homeassistant", null], redirect_uri: CLIENT_ID,
-  });
-  const done = await post(`/auth/login_flow/${flow.flow_id}`, { username, password, client_id: CLIENT_ID });
-  assert.equal(done.type, "create_entry", JSON.stringify(done));
-  const token = await post("/auth/token", {
-    grant_type: "authorization_code", code: done.result, client_id: CLIENT_ID,
-  }, true);
-  return {
-    ...token, hassUrl: HA_URL, clientId: CLIENT_ID, expires: Date.now() + token.expires_in * 1000,
-  };
-}
-
-/** A websocket session as one user: call(message) resolves with the result or rejects. */
-async function session(tokens) {
-  const socket = new WebSocket(`${HA_URL.replace("http", "ws")}/api/websocket`);
-  const waiting = new Map();
-  let nextId = 1;
-  await new Promise((resolve, reject) => {
-    socket.onerror = reject;
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === "auth_required") {
-        socket.send(JSON.stringify({ type: "auth", access_token: tokens.access_token }));
-      } else if (message.type === "auth_ok") {
-        resolve();
-      } else if (message.type === "auth_invalid") {
-        reject(new Error(message.message));
-      } else if (message.type === "result" && waiting.has(message.id)) {
-        const { ok, fail } = waiting.get(message.id);
-        waiting.delete(message.id);
-        if (message.success) ok(message.result);
-        else fail(new Error(`${message.error.code}: ${message.error.message}`));
-      }
-    };
-  });
-  return {
-    call(message) {
-      const id = nextId++;
-      return new Promise((ok, fail) => {
-        waiting.set(id, { ok, fail });
-        socket.send(JSON.stringify({ id, ...message }));
-      });
-    },
-    close: () => socket.close(),
-  };
-}
 
 /** Ask the emulator itself over LPEC (not Home Assistant's idea of it). */
 function lpecGet(service, action) {
@@ -214,15 +156,15 @@ async function ask(limit, extra = {}) {
 
 before(async () => {
   assert.ok(HA_URL && EMULATOR_PORT, "run through scripts/test-browser");
-  adminTokens = await login("dev", "linn-dev");
-  admin = await session(adminTokens);
+  adminTokens = await login(HA_URL, "dev", "linn-dev");
+  admin = await session(HA_URL, adminTokens);
   // HTTP settings from YAML count as a change to confirm; confirm them as the dialog would
   await admin.call({ type: "http/config/promote" }).catch(() => {});
   const { user } = await admin.call({ type: "config/auth/create", name: "Guest", group_ids: ["system-users"] });
   await admin.call({
     type: "config/auth_provider/homeassistant/create", user_id: user.id, username: "guest", password: "guest-pass",
   });
-  guestTokens = await login("guest", "guest-pass");
+  guestTokens = await login(HA_URL, "guest", "guest-pass");
   profile = mkdtempSync(path.join(tmpdir(), "linn-chromium-"));
   process.env.TMPDIR = profile;
   browser = await chromium.launch({
@@ -292,7 +234,7 @@ test("a non-admin session neither sees nor can approve an admin's request", asyn
   assert.equal(await guestPage.locator(`${CARD} button.approve`).count(), 0);
 
   // the server refuses even a hand-made approval from the guest's own browser session
-  const guest = await session(guestTokens);
+  const guest = await session(HA_URL, guestTokens);
   const result = await guest.call({ type: "linn/approvals/decide", request_id: id, approve: true });
   guest.close();
   assert.equal(result.outcome, "denied");
