@@ -35,6 +35,12 @@ async def guest(hass: HomeAssistant) -> User:
     return await hass.auth.async_create_user("Guest", group_ids=["system-users"])
 
 
+@pytest.fixture
+async def admin_client(hass: HomeAssistant, hass_ws_client: WebSocketGenerator) -> Client:
+    """A websocket client of the owner (an admin)."""
+    return await hass_ws_client(hass)
+
+
 async def token_for(hass: HomeAssistant, user: User) -> str:
     refresh = await hass.auth.async_create_refresh_token(user, "http://127.0.0.1/")
     return hass.auth.async_create_access_token(refresh)
@@ -82,13 +88,9 @@ async def decide(client: Client, request_id: str, *, approve: bool) -> dict[str,
 
 
 async def test_a_request_is_pushed_with_its_details_and_approving_runs_it(
-    hass: HomeAssistant,
-    hass_ws_client: WebSocketGenerator,
-    hass_admin_user: User,
-    emulator: LinnEmulator,
+    hass: HomeAssistant, admin_client: Client, hass_admin_user: User, emulator: LinnEmulator
 ) -> None:
-    client = await hass_ws_client(hass)
-    next_snapshot = await subscribe(client, audit_count=5)
+    next_snapshot = await subscribe(admin_client, audit_count=5)
     first = await next_snapshot()
     assert first["pending"] == []
     assert first["can_decide"] is True
@@ -104,7 +106,7 @@ async def test_a_request_is_pushed_with_its_details_and_approving_runs_it(
     assert request["user_name"] == hass_admin_user.name
     assert snapshot["audit"][0]["outcome"] == "pending"
 
-    result = await decide(client, request_id, approve=True)
+    result = await decide(admin_client, request_id, approve=True)
     assert result["outcome"] == "approved", result
     assert emulator.state.volume_limit == 50
     after = await until(next_snapshot, lambda s: not s["pending"])
@@ -114,17 +116,13 @@ async def test_a_request_is_pushed_with_its_details_and_approving_runs_it(
 
 
 async def test_deny_leaves_the_device_unchanged(
-    hass: HomeAssistant,
-    hass_ws_client: WebSocketGenerator,
-    hass_admin_user: User,
-    emulator: LinnEmulator,
+    hass: HomeAssistant, admin_client: Client, hass_admin_user: User, emulator: LinnEmulator
 ) -> None:
-    client = await hass_ws_client(hass)
-    next_snapshot = await subscribe(client)
+    next_snapshot = await subscribe(admin_client)
     asked = await ask(hass, hass_admin_user, "set_volume_limit", player=PLAYER, limit=20)
     await until(next_snapshot, lambda s: bool(s["pending"]))
 
-    result = await decide(client, asked.data["request_id"], approve=False)
+    result = await decide(admin_client, asked.data["request_id"], approve=False)
     assert result["outcome"] == "denied"
     await until(next_snapshot, lambda s: not s["pending"])
     assert emulator.state.volume_limit == 80
@@ -195,12 +193,9 @@ async def test_unsubscribing_stops_the_stream(
     assert len(guard.change_listeners) == listeners
 
 
+@pytest.mark.usefixtures("emulator")
 async def test_a_member_sees_no_approval_details_in_persistent_notifications(
-    hass: HomeAssistant,
-    hass_ws_client: WebSocketGenerator,
-    hass_admin_user: User,
-    guest: User,
-    emulator: LinnEmulator,
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, hass_admin_user: User, guest: User
 ) -> None:
     """Persistent notifications reach every user: a member learns only that one is waiting.
 
@@ -267,12 +262,9 @@ async def test_a_member_sees_no_approval_details_in_persistent_notifications(
     assert await current() == {}
 
 
+@pytest.mark.usefixtures("emulator")
 async def test_a_member_sees_no_approval_details_in_entity_states(
-    hass: HomeAssistant,
-    hass_ws_client: WebSocketGenerator,
-    hass_admin_user: User,
-    guest: User,
-    emulator: LinnEmulator,
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, hass_admin_user: User, guest: User
 ) -> None:
     """Every user reads every state: the Pending approvals sensor says only how many wait."""
     assert not guest.is_admin
