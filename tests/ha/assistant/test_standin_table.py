@@ -419,6 +419,34 @@ async def test_the_stand_in_ungroups(
     assert emulator.state.transport_state == PlaybackState.PLAYING
 
 
+async def _confirmation_dialog(
+    hass: HomeAssistant,
+    user: User,
+    dialog: tuple[str, str, str, bool],
+    *,
+    unchanged: Callable[[], bool],
+    changed: Callable[[], bool],
+) -> None:
+    """dialog: (language, ask, answer, runs). The user asks; the stand-in asks back briefly
+    in the user's language and the device stays `unchanged`; the user answers: a yes
+    (`runs`) makes it `changed`, a no leaves it `unchanged`."""
+    language, ask, answer, runs = dialog
+    asked = await converse(hass, ask, user, language=language)
+    question = speech(asked)
+    assert "Needs" not in question, question  # not the guard's note to the model
+    assert len(question) <= 120, question
+    assert in_language(question, language), question
+    await hass.async_block_till_done()
+    assert unchanged()
+    replied = await converse(hass, answer, user, asked.conversation_id, language)
+    assert len(speech(replied)) <= 120, speech(replied)
+    if runs:
+        await wait_for(changed)
+    else:
+        await hass.async_block_till_done()
+        assert unchanged()
+
+
 @pytest.mark.parametrize(
     "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "confirm"}}]
 )
@@ -443,20 +471,13 @@ async def test_a_confirmation_with_the_stand_in(
 ) -> None:
     """The stand-in asks for the yes in the user's words; the yes runs it, a no does not."""
     fake.responder, fake.planner = respond, plan_answer
-    asked = await converse(hass, ask, hass_admin_user, language=language)
-    question = speech(asked)
-    assert "Needs" not in question, question  # not the guard's note to the model
-    assert len(question) <= 120, question
-    assert in_language(question, language), question
-    await hass.async_block_till_done()
-    assert emulator.state.standby is False
-    replied = await converse(hass, answer, hass_admin_user, asked.conversation_id, language)
-    assert len(speech(replied)) <= 120, speech(replied)
-    if runs:
-        await wait_for(lambda: emulator.state.standby)
-    else:
-        await hass.async_block_till_done()
-        assert emulator.state.standby is False
+    await _confirmation_dialog(
+        hass,
+        hass_admin_user,
+        (language, ask, answer, runs),
+        unchanged=lambda: emulator.state.standby is False,
+        changed=lambda: emulator.state.standby,
+    )
 
 
 @pytest.mark.parametrize(
@@ -483,20 +504,13 @@ async def test_a_volume_above_the_soft_limit_with_the_stand_in(
     fake.responder, fake.planner = respond, plan_answer
     emulator.panel.set_volume(45)
     await wait_for(lambda: hass.states.get(ENTITY).attributes.get("volume_level") == 0.45)
-    asked = await converse(hass, ask, hass_admin_user, language=language)
-    question = speech(asked)
-    assert "Needs" not in question, question
-    assert len(question) <= 120, question
-    assert in_language(question, language), question
-    await hass.async_block_till_done()
-    assert emulator.state.volume == 45
-    replied = await converse(hass, answer, hass_admin_user, asked.conversation_id, language)
-    assert len(speech(replied)) <= 120, speech(replied)
-    if runs:
-        await wait_for(lambda: emulator.state.volume == 55)
-    else:
-        await hass.async_block_till_done()
-        assert emulator.state.volume == 45
+    await _confirmation_dialog(
+        hass,
+        hass_admin_user,
+        (language, ask, answer, runs),
+        unchanged=lambda: emulator.state.volume == 45,
+        changed=lambda: emulator.state.volume == 55,
+    )
 
 
 @pytest.mark.parametrize(
