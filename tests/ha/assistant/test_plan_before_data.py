@@ -59,6 +59,27 @@ def _outcomes(hass: HomeAssistant, tool: str) -> list[Outcome]:
     return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
 
 
+async def _after_reading_the_title(
+    hass: HomeAssistant,
+    user: User,
+    fake: FakeAnthropic,
+    said: tuple[str, str, dict[str, Any]],
+    tool: str,
+    arguments: dict[str, Any],
+) -> None:
+    """said: (utterance, language, the planner's answer). The user says it; the model reads
+    the player's state (with the title), then calls `tool` with `arguments`."""
+    utterance, language, plan = said
+    fake.plan(planned(plan))
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
+        Reply(tool_uses=(ToolUse(f"linn__{tool}", {"player": PLAYER, **arguments}),)),
+        Reply("OK."),
+    )
+    await converse(hass, utterance, user, language=language)
+    await hass.async_block_till_done()
+
+
 # (utterance, language, the planner's answer, the change the text steers the model to)
 FALSE_ALLOWS = [
     (
@@ -117,14 +138,9 @@ async def test_a_title_cannot_add_a_change_to_a_play_request(
 ) -> None:
     await _title_shown(hass, emulator)
     tool, arguments = steered
-    fake.plan(planned(plan))
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
-        Reply(tool_uses=(ToolUse(f"linn__{tool}", {"player": PLAYER, **arguments}),)),
-        Reply("OK."),
+    await _after_reading_the_title(
+        hass, hass_admin_user, fake, (utterance, language, plan), tool, arguments
     )
-    await converse(hass, utterance, hass_admin_user, language=language)
-    await hass.async_block_till_done()
     assert _outcomes(hass, tool) == [Outcome.DENIED]
     assert not emulator.state.standby
     assert not emulator.state.mute
@@ -174,14 +190,9 @@ async def test_what_the_user_asked_for_runs_after_device_text(
 ) -> None:
     await _title_shown(hass, emulator)
     tool, arguments = change or ("select_source", {"source": "Turntable"})
-    fake.plan(planned(plan))
-    fake.script(
-        Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
-        Reply(tool_uses=(ToolUse(f"linn__{tool}", {"player": PLAYER, **arguments}),)),
-        Reply("OK."),
+    await _after_reading_the_title(
+        hass, hass_admin_user, fake, (utterance, language, plan), tool, arguments
     )
-    await converse(hass, utterance, hass_admin_user, language=language)
-    await hass.async_block_till_done()
     assert _outcomes(hass, tool) == [Outcome.ALLOWED]
     if "source" in arguments:
         await wait_for(lambda: _source(emulator) == arguments["source"])
