@@ -27,9 +27,16 @@ from testing.helpers import wait_for
 
 from .conftest import converse, speech
 
-pytestmark = pytest.mark.usefixtures("assistant")
+pytestmark = pytest.mark.usefixtures("assistant", "standin")
 
 type Check = Callable[[EmulatedDeviceState], bool]
+
+
+@pytest.fixture
+def standin(fake: FakeAnthropic) -> None:
+    """The fake Messages API answers as the stand-in model (scripts/standin_model.py)."""
+    fake.responder, fake.planner = respond, plan_answer
+
 
 ENTITY = "media_player.living_room"
 _GERMAN = {
@@ -292,10 +299,8 @@ async def test_the_stand_in_understands(
     hass: HomeAssistant,
     hass_admin_user: User,
     emulator: LinnEmulator,
-    fake: FakeAnthropic,
     case: Case,
 ) -> None:
-    fake.responder, fake.planner = respond, plan_answer
     await _prepare(hass, emulator, case.before)
     before = _snapshot(emulator.state)
     reply = speech(await converse(hass, case.text, hass_admin_user, language=case.language))
@@ -322,12 +327,10 @@ async def test_the_stand_in_understands(
 async def test_yes_after_an_admin_request_changes_nothing(
     hass: HomeAssistant,
     emulator: LinnEmulator,
-    fake: FakeAnthropic,
     language: str,
     ask: str,
     yes: str,
 ) -> None:
-    fake.responder, fake.planner = respond, plan_answer
     group = await hass.auth.async_get_group(GROUP_ID_USER)
     member = MockUser(groups=[group]).add_to_hass(hass)
     asked = await converse(hass, ask, member, language=language)
@@ -363,12 +366,10 @@ async def test_the_stand_in_groups(
     hass_admin_user: User,
     emulator: LinnEmulator,
     kitchen: LinnEmulator,
-    fake: FakeAnthropic,
     language: str,
     text: str,
 ) -> None:
     """The kitchen joins the living room's Songcast stream."""
-    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.play()
     await wait_for(lambda: hass.states.get(ENTITY).state == "playing")
     await wait_for(lambda: hass.states.get(KITCHEN) is not None)
@@ -395,12 +396,10 @@ async def test_the_stand_in_ungroups(
     hass_admin_user: User,
     emulator: LinnEmulator,
     kitchen: LinnEmulator,
-    fake: FakeAnthropic,
     language: str,
     text: str,
 ) -> None:
     """The kitchen leaves the group: back to its own source, the living room plays on."""
-    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.play()
     kitchen.panel.select_source("Radio")
     await wait_for(lambda: hass.states.get(KITCHEN).attributes.get("source") == "Radio")
@@ -419,17 +418,25 @@ async def test_the_stand_in_ungroups(
     assert emulator.state.transport_state == PlaybackState.PLAYING
 
 
+type Dialog = tuple[str, str, str, bool]
+"""(language, what the user asks, the user's answer, whether the answer runs it)"""
+
+
+def _dialog_id(dialog: Dialog) -> str:
+    return "-".join(str(part) for part in dialog)
+
+
 async def _confirmation_dialog(
     hass: HomeAssistant,
     user: User,
-    dialog: tuple[str, str, str, bool],
+    dialog: Dialog,
     *,
     unchanged: Callable[[], bool],
     changed: Callable[[], bool],
 ) -> None:
-    """dialog: (language, ask, answer, runs). The user asks; the stand-in asks back briefly
-    in the user's language and the device stays `unchanged`; the user answers: a yes
-    (`runs`) makes it `changed`, a no leaves it `unchanged`."""
+    """The user asks; the stand-in asks back briefly in the user's language and the device
+    stays `unchanged`; the user answers: a yes (`runs`) makes it `changed`, a no leaves it
+    `unchanged`."""
     language, ask, answer, runs = dialog
     asked = await converse(hass, ask, user, language=language)
     question = speech(asked)
@@ -451,63 +458,55 @@ async def _confirmation_dialog(
     "assistant_options", [{**DEFAULT_OPTIONS, OPT_POLICIES: {"standby": "confirm"}}]
 )
 @pytest.mark.parametrize(
-    ("language", "ask", "answer", "runs"),
+    "dialog",
     [
         ("en", "standby", "yes", True),
         ("en", "turn it off", "no", False),
         ("de", "ausschalten", "ja", True),
         ("de", "Standby", "nein", False),
     ],
+    ids=_dialog_id,
 )
 async def test_a_confirmation_with_the_stand_in(
     hass: HomeAssistant,
     hass_admin_user: User,
     emulator: LinnEmulator,
-    fake: FakeAnthropic,
-    language: str,
-    ask: str,
-    answer: str,
-    runs: bool,
+    dialog: Dialog,
 ) -> None:
     """The stand-in asks for the yes in the user's words; the yes runs it, a no does not."""
-    fake.responder, fake.planner = respond, plan_answer
     await _confirmation_dialog(
         hass,
         hass_admin_user,
-        (language, ask, answer, runs),
+        dialog,
         unchanged=lambda: emulator.state.standby is False,
         changed=lambda: emulator.state.standby,
     )
 
 
 @pytest.mark.parametrize(
-    ("language", "ask", "answer", "runs"),
+    "dialog",
     [
         ("en", "volume 55", "yes", True),
         ("en", "set the volume to 55", "no", False),
         ("de", "Lautstärke 55", "ja", True),
         ("de", "stell die Lautstärke auf 55", "nein", False),
     ],
+    ids=_dialog_id,
 )
 async def test_a_volume_above_the_soft_limit_with_the_stand_in(
     hass: HomeAssistant,
     hass_admin_user: User,
     emulator: LinnEmulator,
-    fake: FakeAnthropic,
-    language: str,
-    ask: str,
-    answer: str,
-    runs: bool,
+    dialog: Dialog,
 ) -> None:
     """55 is above the soft limit (60 % of the limit 80), and a small step from 45: the
     same dialog as for a policy's confirm (a big jump would go to an admin instead)."""
-    fake.responder, fake.planner = respond, plan_answer
     emulator.panel.set_volume(45)
     await wait_for(lambda: hass.states.get(ENTITY).attributes.get("volume_level") == 0.45)
     await _confirmation_dialog(
         hass,
         hass_admin_user,
-        (language, ask, answer, runs),
+        dialog,
         unchanged=lambda: emulator.state.volume == 45,
         changed=lambda: emulator.state.volume == 55,
     )
@@ -525,14 +524,12 @@ async def test_a_volume_above_the_soft_limit_with_the_stand_in(
 async def test_the_stand_in_remembers_and_forgets(
     hass: HomeAssistant,
     hass_admin_user: User,
-    fake: FakeAnthropic,
     language: str,
     before: list[str],
     text: str,
     after: list[str],
 ) -> None:
     """What the assistant's memory holds for the user afterwards."""
-    fake.responder, fake.planner = respond, plan_answer
     memory = await async_get_memory(hass)
     for fact in before:
         memory.remember(hass_admin_user.id, fact)
