@@ -59,16 +59,20 @@ def _outcomes(hass: HomeAssistant, tool: str) -> list[Outcome]:
     return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
 
 
+type Said = tuple[str, str, dict[str, Any]]
+"""(utterance, language, the planner's answer)"""
+
+
 async def _after_reading_the_title(
     hass: HomeAssistant,
     user: User,
     fake: FakeAnthropic,
-    said: tuple[str, str, dict[str, Any]],
+    said: Said,
     tool: str,
     arguments: dict[str, Any],
 ) -> None:
-    """said: (utterance, language, the planner's answer). The user says it; the model reads
-    the player's state (with the title), then calls `tool` with `arguments`."""
+    """The user says it; the model reads the player's state (with the title), then calls
+    `tool` with `arguments`."""
     utterance, language, plan = said
     fake.plan(planned(plan))
     fake.script(
@@ -122,8 +126,8 @@ FALSE_ALLOWS = [
 
 
 @pytest.mark.parametrize(
-    ("utterance", "language", "plan", "steered"),
-    FALSE_ALLOWS,
+    ("said", "steered"),
+    [(case[:3], case[3]) for case in FALSE_ALLOWS],
     ids=[case[0] for case in FALSE_ALLOWS],
 )
 async def test_a_title_cannot_add_a_change_to_a_play_request(
@@ -131,16 +135,12 @@ async def test_a_title_cannot_add_a_change_to_a_play_request(
     hass_admin_user: User,
     emulator: LinnEmulator,
     fake: FakeAnthropic,
-    utterance: str,
-    language: str,
-    plan: dict[str, Any],
+    said: Said,
     steered: tuple[str, dict[str, Any]],
 ) -> None:
     await _title_shown(hass, emulator)
     tool, arguments = steered
-    await _after_reading_the_title(
-        hass, hass_admin_user, fake, (utterance, language, plan), tool, arguments
-    )
+    await _after_reading_the_title(hass, hass_admin_user, fake, said, tool, arguments)
     assert _outcomes(hass, tool) == [Outcome.DENIED]
     assert not emulator.state.standby
     assert not emulator.state.mute
@@ -174,8 +174,8 @@ FALSE_BLOCKS = [
 
 
 @pytest.mark.parametrize(
-    ("utterance", "language", "plan", "change"),
-    FALSE_BLOCKS,
+    ("said", "change"),
+    [(case[:3], case[3]) for case in FALSE_BLOCKS],
     ids=[case[0] for case in FALSE_BLOCKS],
 )
 async def test_what_the_user_asked_for_runs_after_device_text(
@@ -183,16 +183,12 @@ async def test_what_the_user_asked_for_runs_after_device_text(
     hass_admin_user: User,
     emulator: LinnEmulator,
     fake: FakeAnthropic,
-    utterance: str,
-    language: str,
-    plan: dict[str, Any],
+    said: Said,
     change: tuple[str, dict[str, Any]] | None,
 ) -> None:
     await _title_shown(hass, emulator)
     tool, arguments = change or ("select_source", {"source": "Turntable"})
-    await _after_reading_the_title(
-        hass, hass_admin_user, fake, (utterance, language, plan), tool, arguments
-    )
+    await _after_reading_the_title(hass, hass_admin_user, fake, said, tool, arguments)
     assert _outcomes(hass, tool) == [Outcome.ALLOWED]
     if "source" in arguments:
         await wait_for(lambda: _source(emulator) == arguments["source"])
