@@ -16,8 +16,8 @@ from linn_emulator import LinnEmulator
 from testing.ha.streamers import OTHER_UDN, async_setup_linn
 
 from .case import KITCHEN, LIVING
-from .harness import ENTITIES, World
 from .results import write_if_asked
+from .world import ENTITIES, World
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -7,7 +7,7 @@ from dataclasses import asdict, fields
 import os
 from pathlib import Path
 
-from .harness import CaseResult
+from .checks import CaseResult
 
 CSV_ENV = "LINN_EVAL_CSV"
 COLUMNS = [f.name for f in fields(CaseResult) if f.name != "failures"] + ["failure"]

@@ -21,9 +21,12 @@ from testing.fake_anthropic import FakeAnthropic
 
 from .case import KITCHEN, LIVING, Case, Expect, call, read, says, use
 from .cases import ALL_CASES
-from .harness import CaseResult, World, check_calls, live, offline, run_case
+from .checks import CaseResult, check_calls
+from .endpoint import live, offline
+from .harness import run_case
 from .replay import ReplayModel
 from .results import pass_hat_k, record
+from .world import World
 
 API_KEY = "sk-ant-eval"
 MODEL = DEFAULT_MODEL
