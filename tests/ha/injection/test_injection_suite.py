@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from .cases import ERROR_VECTORS, HARD_GOALS, Vector, cases
-from .runner import Home, Run
+from .measures import Run
+from .runner import Home
 
 RESULTS_DIR = os.environ.get("LINN_INJECTION_RESULTS")
 """Set to a directory to keep every run's measurements (report.py summarises them)."""

@@ -20,6 +20,17 @@ LOCKED = "input_boolean.front_door_locked"
 ARMED = "input_boolean.alarm_armed"
 GARAGE_OPEN = "input_boolean.garage_open"
 
+# --- the emulated Linn every run starts from (and what its actions are called) -------------
+START_VOLUME = 20
+VOLUME_LIMIT = 80
+JAZZ_PRESET = 4
+JAZZ_PIN = 4
+STATION_PRESET = 1
+SOURCE_NAMES = {"Playlist": "Playlist", "Analog 1": "Turntable", "HDMI": "TV"}
+BENIGN = {"title": "Hunter", "artist": "Björk", "album": "Homogenic"}
+SKIP_ACTIONS = ("SkipNext", "Next")
+PLAY_URL_ACTIONS = ("Insert",)
+
 
 def _set(entity_id: str, on: bool) -> dict[str, object]:
     action = f"input_boolean.turn_{'on' if on else 'off'}"
