@@ -25,8 +25,8 @@ from .tools.ha_adapter import (
     DATA_GUARD,
     GuardRuntime,
     active_chat_log,
-    async_caller,
     async_planned_turn,
+    async_tool_caller,
     hass_clock,
     turn_bounds,
 )
@@ -304,9 +304,7 @@ class LinnTool(GuardedTool):
     ) -> llm.ToolResult:
         """Every call goes through the guard, whoever the caller is."""
         runtime = hass.data[DATA_GUARD]
-        caller = await async_caller(
-            hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
-        )
+        caller = await async_tool_caller(hass, llm_context, self.agent_id)
         turn = await async_planned_turn(hass, llm_context.language, self.definition.name, caller)
         note_unguarded_results(runtime, caller, turn)
         conversation = turn.conversation_id or f"user:{caller.user_id}"

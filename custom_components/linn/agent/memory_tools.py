@@ -18,7 +18,7 @@ import probatio
 from ..const import DOMAIN
 from ..guard import Access, InvalidArgument, NoPlayerTargets, ToolCall, ToolSpec, clean_text
 from ..llm import GuardedTool
-from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..tools.ha_adapter import DATA_GUARD, async_tool_caller, current_turn
 from .memory import FACT_ID, MAX_FACT_CHARS, MAX_FACTS, AssistantMemory, MemoryFull
 
 REMEMBER: Final = "remember"
@@ -53,9 +53,7 @@ class _MemoryTool(GuardedTool):
         runtime = hass.data[DATA_GUARD]
         spec = SPECS[self.name]
         runtime.guard.specs.setdefault(spec.name, spec)
-        caller = await async_caller(
-            hass, llm_context.context, self.agent_id or getattr(llm_context, "agent_id", None)
-        )
+        caller = await async_tool_caller(hass, llm_context, self.agent_id)
         handler = _MemoryHandler(self, self.memory, caller.user_id)
         result = await runtime.guard.run(
             ToolCall(

@@ -32,7 +32,7 @@ from ..guard import (
 from ..guard.untrusted import bound_data
 from ..llm import PREFIX, PROMPT as LINN_TOOLS_PROMPT, GuardedTool, LinnTool
 from ..service_gate import GATE_FAILURES, gate_refusals
-from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_caller, async_planned_turn
+from ..tools.ha_adapter import DATA_GUARD, GuardRuntime, async_planned_turn, async_tool_caller
 from ..tools.linn_tools import TOOLS
 from ..tools.players import async_players
 from .exposed_names import async_exposed_names
@@ -215,9 +215,7 @@ async def _guarded(  # noqa: PLR0917 - one call site per tool kind
 ) -> llm.ToolResult:
     runtime = hass.data[DATA_GUARD]
     _spec_for(runtime, guard_name, tool)
-    caller = await async_caller(
-        hass, llm_context.context, agent_id or getattr(llm_context, "agent_id", None)
-    )
+    caller = await async_tool_caller(hass, llm_context, agent_id)
     turn = await async_planned_turn(hass, llm_context.language, guard_name, caller)
     result = await runtime.guard.run(
         ToolCall(guard_name, tool_input.tool_args, caller, turn, tool_input.id), handler

@@ -12,7 +12,7 @@ from typing import Any
 from homeassistant.auth.permissions.const import POLICY_CONTROL, POLICY_READ
 from homeassistant.const import EVENT_HOMEASSISTANT_FINAL_WRITE
 from homeassistant.core import CALLBACK_TYPE, Context, Event, HassJob, HomeAssistant, callback
-from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import issue_registry as ir, llm
 from homeassistant.helpers.event import async_call_later
 from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
@@ -281,6 +281,15 @@ async def async_caller(
         can_read=lambda entity_id: permissions.check_entity(entity_id, POLICY_READ),
         can_control=lambda entity_id: permissions.check_entity(entity_id, POLICY_CONTROL),
         agent_id=agent_id,
+    )
+
+
+async def async_tool_caller(
+    hass: HomeAssistant, llm_context: llm.LLMContext, agent_id: str | None = None
+) -> Caller:
+    """The caller of an LLM tool (async_caller): for the tool's agent, else the context's."""
+    return await async_caller(
+        hass, llm_context.context, agent_id or getattr(llm_context, "agent_id", None)
     )
 
 
