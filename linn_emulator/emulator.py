@@ -15,7 +15,7 @@ from .faults import Faults
 from .model import EmulatedDeviceState, PlaybackState, PlaylistEntry
 from .panel import Panel
 from .quirks import OHNET, Quirk, quirk_set
-from .server import LpecServer
+from .server import LpecServer, cancel_tasks
 from .services import ALL_SERVICES, SERVICE_TYPES, EmulatedService
 from .services.product import ProductService, product_service
 from .upnp import UpnpServer
@@ -161,11 +161,7 @@ class LinnEmulator:
         self._server.stopped = True
         self.device.remove_listener(self._server.publish)
         self.device.unregister_sender()
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_tasks(self._tasks)
         await self._server.close(graceful=False)
         if self.upnp is not None:
             await self.upnp.stop()

@@ -6,7 +6,7 @@ Each connection, once it holds a slot, is a `Session` (session.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 import contextlib
 import logging
 
@@ -20,6 +20,15 @@ _LOGGER = logging.getLogger(__name__)
 
 MAX_SUBSCRIPTIONS = 16
 CLOSE_TIMEOUT = 2.0
+
+
+async def cancel_tasks(tasks: Iterable[asyncio.Task[None]]) -> None:
+    """Cancel each task and wait until all have ended, whatever they raise."""
+    pending = list(tasks)  # a set a task leaves as it ends
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
 
 
 class LpecServer:
@@ -109,11 +118,7 @@ class LpecServer:
                 session.abort()
         for writer in list(self._writers):
             writer.transport.abort()
-        tasks = list(self._handlers)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_tasks(self._handlers)
         if server is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), CLOSE_TIMEOUT)
