@@ -5,7 +5,7 @@ Each `_check_*` step answers with the refusal's text, or None when the change ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from .call import Caller, ToolCall, Turn
@@ -193,11 +193,7 @@ def _check_asked(
         )
     else:
         asked = utterance_asks_for(words, action, terms, narrow=tainted, language=turn.language)
-    if asked:
-        return None
-    if read_here:
-        return MSG_NOT_ASKED
-    return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
+    return None if asked else _not_asked(read_here=read_here, tainted=tainted)
 
 
 def _check_players(
@@ -208,7 +204,7 @@ def _check_players(
         return None
     # the text, or a player's name, may name the player ("linn__standby always
     # means Living Room")
-    return MSG_NOT_THIS_PLAYER if tainted else MSG_NOT_THIS_PLAYER_WORDS
+    return _not_this_player(tainted=tainted)
 
 
 def _check_volume(
@@ -228,15 +224,11 @@ def _check_volume(
         words, volume, facts.volume_current, lang
     ):
         # "turn it down" must not become the text's "set the volume to 48"
-        return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
-    if policy is Policy.ALLOW:
-        return None
-    if read_here:
-        return MSG_ASK_AGAIN
-    if volume is not None and volume not in volume_numbers(words, lang):
-        # "louder" may not become a question about 90: the user says the level
-        return MSG_SAY_THE_VOLUME
-    return None
+        return _not_this_volume(read_here=read_here)
+    # "louder" may not become a question about 90: the user says the level
+    return _asking_refusal(
+        policy, read_here=read_here, volume=volume, said=lambda: volume_numbers(words, lang)
+    )
 
 
 def plan_refusal(
@@ -270,20 +262,56 @@ def plan_refusal(
         volume_current=facts.volume_current,
     )
     if mismatch is PlanMismatch.PLAYER:
-        return MSG_NOT_THIS_PLAYER if tainted else MSG_NOT_THIS_PLAYER_WORDS
+        return _not_this_player(tainted=tainted)
     if mismatch is PlanMismatch.VOLUME:
-        return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
+        return _not_this_volume(read_here=read_here)
     if mismatch is not None:
-        if not tainted:
-            return MSG_NOT_ASKED_WORDS
-        return MSG_NOT_ASKED if read_here else MSG_NOT_ASKED_CONVERSATION
+        return _not_asked(read_here=read_here, tainted=tainted)
+    return _asking_refusal(
+        policy,
+        read_here=read_here,
+        volume=facts.volume_target,
+        said=lambda: [change.level for change in plan.changes],
+    )
+
+
+def _not_asked(*, read_here: bool, tainted: bool) -> str:
+    """The words (or the plan) do not ask for this change: the refusal by where text was read.
+
+    `tainted`: device text was read in this turn (`read_here`) or an earlier one.
+    """
+    if read_here:
+        return MSG_NOT_ASKED
+    return MSG_NOT_ASKED_CONVERSATION if tainted else MSG_NOT_ASKED_WORDS
+
+
+def _not_this_player(*, tainted: bool) -> str:
+    """The words (or the plan) name or imply other players than the change's."""
+    return MSG_NOT_THIS_PLAYER if tainted else MSG_NOT_THIS_PLAYER_WORDS
+
+
+def _not_this_volume(*, read_here: bool) -> str:
+    """The words (or the plan) do not allow the change's volume."""
+    return MSG_NOT_THIS_VOLUME if read_here else MSG_NOT_THIS_VOLUME_WORDS
+
+
+def _asking_refusal(
+    policy: Policy,
+    *,
+    read_here: bool,
+    volume: int | None,
+    said: Callable[[], Collection[int | None]],
+) -> str | None:
+    """Why a change that asks (a yes, an admin) may not ask, if so; None when it may.
+
+    Not in a turn that read device text; for a volume, only a level the user said
+    (`said`, read only when there is a volume).
+    """
     if policy is Policy.ALLOW:
         return None
     if read_here:
         return MSG_ASK_AGAIN
-    if facts.volume_target is not None and not any(
-        change.level == facts.volume_target for change in plan.changes
-    ):
+    if volume is not None and volume not in said():
         return MSG_SAY_THE_VOLUME
     return None
 
