@@ -96,6 +96,12 @@ async def _wait(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
             await asyncio.sleep(0)
 
 
+def _new_volume(i: int, current: int | None) -> int:
+    """The i-th sample's volume: 10 to 59 in turn, never the one the player has."""
+    target = 10 + i % 50
+    return target + 1 if current == target else target
+
+
 @contextlib.asynccontextmanager
 async def _connected() -> AsyncIterator[tuple[LinnEmulator, LinnDevice]]:
     """An emulator (volume limit 100) and a client connected to it, with no keepalives."""
@@ -120,9 +126,7 @@ async def bench_event_latency(count: int) -> dict[str, float]:
     async with _connected() as (emu, device):
         remove = device.add_listener(on_change)
         for i in range(count):
-            target = 10 + i % 50
-            if device.state.volume.volume == target:
-                target += 1
+            target = _new_volume(i, device.state.volume.volume)
             arrived.clear()
             start = time.perf_counter()
             emu.panel.set_volume(target)
@@ -174,9 +178,7 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
 
         unsub = hass.bus.async_listen(EVENT_STATE_CHANGED, on_state)
         for i in range(count):
-            target = 10 + i % 50
-            if emu.state.volume == target:
-                target += 1
+            target = _new_volume(i, emu.state.volume)
             written.clear()
             start = time.perf_counter()
             emu.panel.set_volume(target)
@@ -187,9 +189,7 @@ async def bench_home_assistant(count: int) -> dict[str, dict[str, float]]:
         applied: list[float] = []
         emu.device.add_listener(lambda: applied.append(time.perf_counter()))
         for i in range(count):
-            target = 10 + i % 50
-            if emu.state.volume == target:
-                target += 1
+            target = _new_volume(i, emu.state.volume)
             applied.clear()
             start = time.perf_counter()
             await hass.services.async_call(
