@@ -50,6 +50,25 @@ def _directory(
     )
 
 
+def _playable(
+    media_class: MediaClass,
+    content_type: str,
+    content_id: str,
+    title: str,
+    thumbnail: str | None = None,
+) -> BrowseMedia:
+    """One of the device's own items: played as it is, never opened."""
+    return BrowseMedia(
+        media_class=media_class,
+        media_content_id=content_id,
+        media_content_type=content_type,
+        title=title,
+        can_play=True,
+        can_expand=False,
+        thumbnail=thumbnail,
+    )
+
+
 def _is_media_source_root(content_id: str) -> bool:
     return content_id.rstrip("/") == media_source.URI_SCHEME.rstrip("/")
 
@@ -59,15 +78,7 @@ async def _pins(device: LinnDevice) -> list[BrowseMedia]:
         return []
     pins = await device.read_pins()
     return [
-        BrowseMedia(
-            media_class=MediaClass.PLAYLIST,
-            media_content_id=str(pin.id),
-            media_content_type=MEDIA_TYPE_PIN,
-            title=pin.title,
-            can_play=True,
-            can_expand=False,
-            thumbnail=pin.artwork_uri,
-        )
+        _playable(MediaClass.PLAYLIST, MEDIA_TYPE_PIN, str(pin.id), pin.title, pin.artwork_uri)
         for pin in pins
         if pin.title
     ]
@@ -78,14 +89,12 @@ async def _presets(device: LinnDevice) -> list[BrowseMedia]:
         return []
     presets = await device.read_presets()
     return [
-        BrowseMedia(
-            media_class=MediaClass.CHANNEL,
-            media_content_id=str(preset.id),
-            media_content_type=MEDIA_TYPE_PRESET,
-            title=preset.title or f"Preset {preset.id}",
-            can_play=True,
-            can_expand=False,
-            thumbnail=preset.metadata.album_art_uri,
+        _playable(
+            MediaClass.CHANNEL,
+            MEDIA_TYPE_PRESET,
+            str(preset.id),
+            preset.title or f"Preset {preset.id}",
+            preset.metadata.album_art_uri,
         )
         for preset in presets
         if preset.uri
@@ -94,15 +103,11 @@ async def _presets(device: LinnDevice) -> list[BrowseMedia]:
 
 def _sources(device: LinnDevice) -> list[BrowseMedia]:
     return [
-        BrowseMedia(
-            media_class=(
-                MediaClass.DIRECTORY if source.kind is SourceType.PLAYLIST else MediaClass.MUSIC
-            ),
-            media_content_id=source.system_name,
-            media_content_type=MEDIA_TYPE_SOURCE,
-            title=source.name,
-            can_play=True,
-            can_expand=False,
+        _playable(
+            MediaClass.DIRECTORY if source.kind is SourceType.PLAYLIST else MediaClass.MUSIC,
+            MEDIA_TYPE_SOURCE,
+            source.system_name,
+            source.name,
         )
         for source in device.state.product.visible_sources
     ]
