@@ -62,6 +62,11 @@ async def until(
         sys.exit(f"{entity}: expected {what}; last state seen: {seen}")
 
 
+def volume_is(level: float) -> Callable[[Any], bool]:
+    """A check for `until`: the entity's volume_level is `level`."""
+    return lambda state: state["attributes"].get("volume_level") == level
+
+
 async def service(
     session: aiohttp.ClientSession, url: str, token: str, entity: str, name: str, **data: Any
 ) -> None:
@@ -113,14 +118,7 @@ async def main() -> None:
         await service(session, url, token, player, "media_pause")
         await until(session, url, token, "paused", lambda s: s["state"] == "paused", entity=player)
         await service(session, url, token, player, "volume_set", volume_level=0.3)
-        await until(
-            session,
-            url,
-            token,
-            "volume 0.3",
-            lambda s: s["attributes"].get("volume_level") == 0.3,
-            entity=player,
-        )
+        await until(session, url, token, "volume 0.3", volume_is(0.3), entity=player)
         print("play, pause and volume work")
 
         entry_id = await bootstrap.add_assistant(
@@ -142,12 +140,7 @@ async def main() -> None:
         if answer.get("response", {}).get("response_type") == "error":
             sys.exit(f"the conversation failed: {answer}")
         await until(
-            session,
-            url,
-            token,
-            "volume 0.25 after 'volume 25'",
-            lambda s: s["attributes"].get("volume_level") == 0.25,
-            entity=player,
+            session, url, token, "volume 0.25 after 'volume 25'", volume_is(0.25), entity=player
         )
         print("the Assist conversation set the volume")
 
