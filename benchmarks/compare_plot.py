@@ -10,6 +10,8 @@ import matplotlib as mpl
 mpl.use("Agg")
 import matplotlib.pyplot as plt
 
+from benchmarks.stats import save_figure
+
 COLOURS = {"linn": "#2b7bb9", "openhome": "#d95f02"}
 LABELS = {"linn": "linn (LPEC push)", "openhome": "core openhome (UPnP poll)"}
 
@@ -57,7 +59,4 @@ def draw(results: dict[str, Any], path: Path) -> None:
     cpu.set_title("HA CPU s / min, idle")
     cpu.legend(fontsize=7)
     fig.suptitle(f"linn vs core openhome, one HA; {results['load_note']}", fontsize=9)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)

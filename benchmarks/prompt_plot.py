@@ -10,6 +10,8 @@ import matplotlib as mpl
 mpl.use("Agg")
 import matplotlib.pyplot as plt
 
+from benchmarks.stats import save_figure
+
 COLOURS = {"theirs": "#d95f02", "ours": "#2b7bb9", "ours_with_assist": "#7fb3d5"}
 LABELS = {
     "theirs": "core anthropic + Assist API",
@@ -93,10 +95,7 @@ def draw(results: dict[str, Any], path: Path) -> None:
         f"{results['machine']['cpus']} CPUs",
         fontsize=9,
     )
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def _run_label(run: dict[str, Any]) -> str:

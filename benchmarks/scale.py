@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
-from benchmarks.stats import record, results_head
+from benchmarks.stats import record, results_head, save_figure
 
 
 async def measure(
@@ -139,10 +139,7 @@ def draw(results: dict[str, Any], path: Path) -> None:
         axis.set_title(title, fontsize=9)
         axis.legend(fontsize=7)
     fig.suptitle(f"linn at scale; {results['load_note']}", fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main(argv: list[str]) -> None:

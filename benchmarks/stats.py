@@ -10,7 +10,10 @@ from pathlib import Path
 import platform
 import statistics
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def percentile(samples: list[float], pct: float) -> float:
@@ -68,3 +71,13 @@ def write_json(path: Path, results: dict[str, Any]) -> None:
     """A benchmark's results as indented JSON (its folder made if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+
+
+def save_figure(fig: Figure, path: Path) -> None:
+    """A benchmark's plot, laid out, as a PNG (its folder made if missing); then closed."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - only a plot needs matplotlib
+
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
