@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.linn.guard import (
-    Caller,
-    Guard,
-    Outcome,
-    Turn,
-)
+from custom_components.linn.guard import Caller, Guard, Outcome, Turn
 
 from .calls import call
 from .conftest import ADMIN, ALICE, GUEST, FakeClock, Player, PlayerHandler

@@ -9,14 +9,7 @@ import json
 
 import pytest
 
-from custom_components.linn.guard import (
-    Caller,
-    Guard,
-    Outcome,
-    Policy,
-    ToolCall,
-    Turn,
-)
+from custom_components.linn.guard import Caller, Guard, Outcome, Policy, ToolCall, Turn
 
 from .calls import call
 from .conftest import ALICE, GUEST, NOBODY, SPECS, FakeClock, Player, PlayerHandler

@@ -9,14 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from custom_components.linn.guard import (
-    Caller,
-    Guard,
-    Outcome,
-    PendingKind,
-    ToolCall,
-    Turn,
-)
+from custom_components.linn.guard import Caller, Guard, Outcome, PendingKind, ToolCall, Turn
 from custom_components.linn.guard.messages import NOTE_CONFIRMED
 from custom_components.linn.guard.pending import PendingStatus
 

@@ -10,11 +10,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from custom_components.linn.guard import (
-    Guard,
-    Outcome,
-    Turn,
-)
+from custom_components.linn.guard import Guard, Outcome, Turn
 from custom_components.linn.guard.engine import DECISIONS_PER_MINUTE
 from custom_components.linn.guard.records import (
     REFUSAL_WINDOW,

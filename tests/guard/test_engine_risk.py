@@ -10,12 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from custom_components.linn.guard import (
-    Guard,
-    Outcome,
-    QuietHours,
-    Turn,
-)
+from custom_components.linn.guard import Guard, Outcome, QuietHours, Turn
 
 from .calls import call
 from .conftest import SPECS, FakeClock, Player

@@ -16,16 +16,8 @@ import pytest
 
 from custom_components.linn.guard.plan import NoPlan
 
-from .planner_eval import (
-    HAND,
-    LANGUAGES,
-    Utterance,
-    dump_plans,
-    evaluate,
-    evaluate_recorded,
-    load_plans,
-    load_utterances,
-)
+from .planner_eval_data import HAND, LANGUAGES, Utterance, dump_plans, load_plans, load_utterances
+from .planner_eval_guard import evaluate, evaluate_recorded
 
 EVERYDAY_MINIMUM = {"en": 100, "de": 100, "fr": 100, "nl": 100, "es": 100}
 WHY = {
