@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
 from custom_components.linn.const import DOMAIN
 from custom_components.linn.tools.guard_options import OPT_POLICIES
+from scripts.standin_model import plan_answer, respond
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.core_agent import CORE_KEY, core_claude_agent
 
@@ -137,3 +138,9 @@ async def core_agent(
     assert await async_setup_component(hass, "intent", {})
     async with core_claude_agent(hass, CORE_KEY) as agent:
         yield agent
+
+
+@pytest.fixture
+def standin(fake: FakeAnthropic) -> None:
+    """The fake Messages API answers as the stand-in model (scripts/standin_model.py)."""
+    fake.responder, fake.planner = respond, plan_answer
