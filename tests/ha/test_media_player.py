@@ -22,7 +22,6 @@ from homeassistant.components.media_player import (
     RepeatMode,
 )
 from homeassistant.const import (
-    ATTR_ENTITY_ID,
     SERVICE_MEDIA_NEXT_TRACK,
     SERVICE_MEDIA_PAUSE,
     SERVICE_MEDIA_PLAY,
@@ -39,7 +38,6 @@ from homeassistant.const import (
     SERVICE_VOLUME_UP,
 )
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.exceptions import ServiceValidationError
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -47,21 +45,9 @@ from linn_emulator import LinnEmulator, PlaybackState
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
+from .media_player_calls import attr, call, current_source
+
 pytestmark = pytest.mark.usefixtures("loaded_entry")
-
-
-async def call(hass: HomeAssistant, service: str, domain: str = MP_DOMAIN, **data: Any) -> None:
-    await hass.services.async_call(
-        domain, service, {ATTR_ENTITY_ID: ENTITY_ID, **data}, blocking=True
-    )
-
-
-def attr(hass: HomeAssistant, name: str) -> Any:
-    return hass.states.get(ENTITY_ID).attributes.get(name)
-
-
-def current_source(emulator: LinnEmulator) -> str:
-    return emulator.state.sources[emulator.state.source_index].system_name
 
 
 async def test_power(hass: HomeAssistant, emulator: LinnEmulator) -> None:
@@ -241,72 +227,6 @@ async def test_invoke_pin_action(hass: HomeAssistant, emulator: LinnEmulator) ->
     await call(hass, "invoke_pin", domain="linn", pin=1)
     assert current_source(emulator) == "Radio"
     assert emulator.state.radio_id == 1
-
-
-@pytest.mark.parametrize(
-    ("service", "data", "translation_key"),
-    [
-        (SERVICE_SELECT_SOURCE, {ATTR_INPUT_SOURCE: "Gramophone"}, "unknown_source"),
-        (
-            SERVICE_PLAY_MEDIA,
-            {ATTR_MEDIA_CONTENT_TYPE: "video", ATTR_MEDIA_CONTENT_ID: "x"},
-            "unsupported_media_type",
-        ),
-        (
-            SERVICE_PLAY_MEDIA,
-            {ATTR_MEDIA_CONTENT_TYPE: "music", ATTR_MEDIA_CONTENT_ID: "ftp://x/y.mp3"},
-            "unsupported_url",
-        ),
-        (
-            SERVICE_PLAY_MEDIA,
-            {ATTR_MEDIA_CONTENT_TYPE: "linn_pin", ATTR_MEDIA_CONTENT_ID: "nine"},
-            "invalid_media_id",
-        ),
-        (
-            SERVICE_PLAY_MEDIA,
-            {ATTR_MEDIA_CONTENT_TYPE: "linn_pin", ATTR_MEDIA_CONTENT_ID: "9"},
-            "invalid_argument",
-        ),
-        (
-            SERVICE_PLAY_MEDIA,
-            {ATTR_MEDIA_CONTENT_TYPE: "linn_preset", ATTR_MEDIA_CONTENT_ID: "77"},
-            "invalid_argument",
-        ),
-    ],
-)
-async def test_bad_input_is_a_translated_error_and_changes_nothing(
-    hass: HomeAssistant,
-    emulator: LinnEmulator,
-    service: str,
-    data: dict[str, Any],
-    translation_key: str,
-) -> None:
-    actions_before = len(emulator.actions)
-    source_before = current_source(emulator)
-    with pytest.raises(ServiceValidationError) as err:
-        await call(hass, service, **data)
-    assert err.value.translation_domain == "linn"
-    assert err.value.translation_key == translation_key
-    assert current_source(emulator) == source_before
-    sent = [a.action for a in emulator.actions[actions_before:] if a.action != "Standby"]
-    assert not [a for a in sent if a != "ReadList"]
-
-
-async def test_invoke_pin_out_of_range_changes_nothing(
-    hass: HomeAssistant, emulator: LinnEmulator
-) -> None:
-    source_before = current_source(emulator)
-    with pytest.raises(ServiceValidationError) as err:
-        await call(hass, "invoke_pin", domain="linn", pin=9)
-    assert err.value.translation_key == "invalid_argument"
-    assert current_source(emulator) == source_before
-
-
-async def test_volume_out_of_range_is_rejected(hass: HomeAssistant, emulator: LinnEmulator) -> None:
-    volume_before = emulator.state.volume
-    with pytest.raises(Exception, match=r"1\.5|range|value must be"):
-        await call(hass, SERVICE_VOLUME_SET, **{ATTR_MEDIA_VOLUME_LEVEL: 1.5})
-    assert emulator.state.volume == volume_before
 
 
 async def test_features_follow_transport_capabilities(
