@@ -13,7 +13,7 @@ from linn_emulator import LinnEmulator
 from linn_emulator.artwork import ArtworkServer, cover_png, local_uri, serve_covers_from
 from testing.helpers import closed_port
 
-from .conftest import Client
+from .client import Client
 
 
 async def http_get(port: int, path: str) -> tuple[str, bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from custom_components.linn.lpec.codec import format_action
 from linn_emulator import LinnEmulator
 
-from .conftest import Client
+from .client import Client
 
 
 async def test_volume_limit_through_config(emu: LinnEmulator) -> None:

@@ -11,7 +11,7 @@ import pytest
 from linn_emulator import LinnEmulator
 from linn_emulator.quirks import DOCUMENTED, OHNET, Quirk
 
-from .conftest import Client
+from .client import Client
 
 
 async def _radio_and_pins(

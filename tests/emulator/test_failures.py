@@ -7,7 +7,7 @@ import pytest
 from linn_emulator import LinnEmulator, PlaybackState
 from testing.helpers import wait_for
 
-from .conftest import Client
+from .client import Client
 
 
 def break_the_source(emu: LinnEmulator) -> None:

@@ -15,7 +15,7 @@ from custom_components.linn.lpec.codec import (
 from linn_emulator import LinnEmulator, PlaybackState
 from testing.helpers import wait_for
 
-from .conftest import Client, Connect
+from .client import Client, Connect
 
 
 async def test_drop_connections(emu: LinnEmulator, connect: Connect) -> None:

@@ -9,7 +9,7 @@ import struct
 from custom_components.linn.lpec.codec import Response
 from linn_emulator import LinnEmulator, PlaybackState
 
-from .conftest import Connect
+from .client import Connect
 
 
 async def test_time_ticks_while_playing(emu: LinnEmulator, connect: Connect) -> None:

@@ -9,7 +9,7 @@ import asyncio
 
 from custom_components.linn.lpec.codec import Alive, ByeBye, Subscribed, Unsubscribed
 from linn_emulator import DOCUMENTED, OHNET, LinnEmulator, Quirk
-from tests.emulator.conftest import Client, Connect
+from tests.emulator.client import Client, Connect
 
 
 async def _raw_until(client: Client, marker: bytes, wait: float = 2.0) -> bytes:

@@ -11,7 +11,7 @@ import pytest
 from custom_components.linn.lpec.codec import Error, Response, format_action
 from linn_emulator import LinnEmulator
 
-from .conftest import Client, Connect
+from .client import Client, Connect
 
 FULL_STATE = {
     "Ds/Product": {

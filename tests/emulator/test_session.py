@@ -11,7 +11,7 @@ from custom_components.linn.lpec.codec import Alive, Error, Response, parse_devi
 from linn_emulator import OHNET, LinnEmulator, Quirk
 from testing.helpers import wait_for
 
-from .conftest import Client, Connect
+from .client import Client, Connect
 
 
 async def test_alive_on_connect(emu: LinnEmulator) -> None:

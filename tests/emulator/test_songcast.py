@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from linn_emulator import LinnEmulator
 
-from .conftest import Client
+from .client import Client
 
 
 async def test_group_two_emulators() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from linn_emulator import LinnEmulator, PlaybackState
 
-from .conftest import Client
+from .client import Client
 
 
 @pytest.fixture
