@@ -24,7 +24,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.core_agent import core_claude_agent
 
-from .assistant.conftest import API_KEY as OUR_KEY, assistant_entry
+from .assistant.chat import API_KEY as OUR_KEY, assistant_entry
 
 API_KEY = "sk-ant-core-test"
 PLAYER = "Living Room"

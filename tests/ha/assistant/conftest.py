@@ -3,27 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
-from homeassistant.auth.models import User
-from homeassistant.components import conversation
-from homeassistant.const import CONF_API_KEY
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.linn.agent.const import CONF_BASE_URL, DEFAULT_OPTIONS
-from custom_components.linn.const import DOMAIN
+from custom_components.linn.agent.const import DEFAULT_OPTIONS
 from custom_components.linn.tools.guard_options import OPT_POLICIES
 from scripts.standin_model import plan_answer, respond
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.core_agent import CORE_KEY, core_claude_agent
 
-API_KEY = "sk-ant-test"
-AGENT = "conversation.claude_assistant"
-PLAYER = "Living Room"
+from .chat import AGENT, API_KEY, PLAYER, assistant_entry
 
 
 @pytest.fixture
@@ -72,53 +65,6 @@ async def standby_the_streamer_denies(
         Reply(tool_uses=(ToolUse("linn__standby", {"player": PLAYER}),)),
         Reply("Standby is turned off for me."),
     )
-
-
-@asynccontextmanager
-async def assistant_entry(
-    hass: HomeAssistant,
-    fake: FakeAnthropic,
-    title: str,
-    options: dict[str, Any],
-    agent: str,
-) -> AsyncIterator[MockConfigEntry]:
-    """An assistant entry on the fake set up (its agent exists), unloaded on exit."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title=title,
-        data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
-        options=options,
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    assert hass.states.get(agent) is not None
-    yield entry
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
-
-
-async def converse(
-    hass: HomeAssistant,
-    text: str,
-    user: User | None,
-    conversation_id: str | None = None,
-    language: str = "en",
-) -> conversation.ConversationResult:
-    """One utterance to the assistant, as an Assist pipeline sends it."""
-    return await conversation.async_converse(
-        hass,
-        text,
-        conversation_id,
-        Context(user_id=user.id if user else None),
-        language=language,
-        agent_id=AGENT,
-    )
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    """What the satellite says."""
-    return str(result.response.speech["plain"]["speech"])
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for
 
-from .conftest import PLAYER, converse, speech
+from .chat import PLAYER, converse, speech
 
 
 @pytest.fixture

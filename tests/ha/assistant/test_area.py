@@ -17,7 +17,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
-from .conftest import AGENT, PLAYER, speech
+from .chat import AGENT, PLAYER, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")
 KITCHEN = "media_player.kitchen"

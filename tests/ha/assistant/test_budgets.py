@@ -31,7 +31,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.helpers import wait_for
 
 from .audit_views import assist_sets_volume_25
-from .conftest import PLAYER, converse, speech
+from .chat import PLAYER, converse, speech
 
 BUDGET_CONVERSATION = "This conversation has used up its assistant budget. Please start a new one."
 BUDGET_DAY = "The assistant has used up today's budget."

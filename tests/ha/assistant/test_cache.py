@@ -17,7 +17,7 @@ from custom_components.linn.diagnostics import async_get_config_entry_diagnostic
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
-from .conftest import PLAYER, converse
+from .chat import PLAYER, converse
 
 SONNET = {**DEFAULT_OPTIONS, CONF_MODEL: "claude-sonnet-4-5"}  # minimum 1,024 tokens
 HAIKU_4_5 = {**DEFAULT_OPTIONS, CONF_MODEL: "claude-haiku-4-5"}  # minimum 4,096 tokens

@@ -20,7 +20,7 @@ from custom_components.linn.diagnostics import async_get_config_entry_diagnostic
 from scripts.standin_model import HELP, MODEL_ID, respond
 from testing.fake_anthropic import FakeAnthropic, Reply
 
-from .conftest import AGENT, API_KEY, assistant_entry, converse, speech
+from .chat import AGENT, API_KEY, assistant_entry, converse, speech
 
 THINKING = "claude-haiku-5-5"
 OPTIONS = {**DEFAULT_OPTIONS, CONF_MODEL: THINKING}

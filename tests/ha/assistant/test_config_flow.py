@@ -32,7 +32,7 @@ from custom_components.linn.const import DOMAIN
 from testing.fake_anthropic import FakeAnthropic, Reply
 from testing.helpers import closed_port
 
-from .conftest import API_KEY, converse, speech
+from .chat import API_KEY, converse, speech
 from .options_flow import model_selector, open_assistant_step
 
 

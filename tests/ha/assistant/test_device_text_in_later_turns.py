@@ -12,7 +12,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned
 from testing.ha.injected_titles import show_title
 
-from .conftest import PLAYER, converse
+from .chat import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")
 

@@ -23,7 +23,7 @@ from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
-from .conftest import AGENT, API_KEY, converse
+from .chat import AGENT, API_KEY, converse
 
 KITCHEN = "media_player.kitchen"
 

@@ -20,7 +20,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.linn.agent.const import CONF_BASE_URL
 from testing.fake_anthropic import FakeAnthropic, Reply
 
-from .conftest import converse, speech
+from .chat import converse, speech
 from .options_flow import open_assistant_step
 
 pytestmark = pytest.mark.usefixtures("assistant")

@@ -27,7 +27,7 @@ from testing.ha.injected_titles import show_metadata
 from testing.helpers import wait_for
 
 from .audit_views import conversation_input
-from .conftest import AGENT, PLAYER, converse, speech
+from .chat import AGENT, PLAYER, converse, speech
 
 LIMITED = "The assistant is in limited mode right now."
 LOCAL_VOLUME = "set Living Room volume to 20"  # strict local wording

@@ -21,7 +21,7 @@ from testing.ha.injected_titles import show_metadata
 from testing.helpers import wait_for
 
 from .audit_views import assist_sets_volume_25
-from .conftest import PLAYER, converse
+from .chat import PLAYER, converse
 
 pytestmark = [
     pytest.mark.usefixtures("assistant"),

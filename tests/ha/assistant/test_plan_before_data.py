@@ -39,7 +39,7 @@ from testing.fake_anthropic import (
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
-from .conftest import PLAYER, converse
+from .chat import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")
 

@@ -28,7 +28,7 @@ from testing.fake_anthropic.cache_floors import min_cacheable_tokens
 from testing.fake_anthropic.caching import prompt_tokens
 from testing.helpers import wait_for
 
-from .conftest import PLAYER, converse
+from .chat import PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")
 SLEEP_PIN = 4

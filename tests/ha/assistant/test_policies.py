@@ -30,7 +30,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.helpers import wait_for
 
-from .conftest import AGENT, PLAYER, assistant_entry, converse, speech
+from .chat import AGENT, PLAYER, assistant_entry, converse, speech
 
 OTHER_AGENT = "conversation.other_assistant"
 

@@ -44,7 +44,7 @@ from .audit_views import (
     new_member,
     outcomes_of,
 )
-from .conftest import AGENT, converse, speech
+from .chat import AGENT, converse, speech
 
 PLAYER = "Living Room"
 

@@ -62,7 +62,7 @@ from testing.ha.injected_titles import show_title
 from testing.ha.streamers import OTHER_UDN, async_setup_linn
 
 from .audit_views import converse_with, new_member, outcomes_of
-from .conftest import converse
+from .chat import converse
 
 SPEAKERS = "Living Room Speakers"
 CORE = pytest.mark.skipif(

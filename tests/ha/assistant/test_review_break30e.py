@@ -70,7 +70,7 @@ from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 
 from .audit_views import core_claude_turns_off_the_living_room, outcomes_of
-from .conftest import converse
+from .chat import converse
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
 from .audit_views import conversation_input, local_intents
-from .conftest import AGENT, converse, speech
+from .chat import AGENT, converse, speech
 
 
 def _records(hass: HomeAssistant, tool: str) -> list[Any]:

@@ -14,7 +14,7 @@ from scripts.standin_model import ASKED_ADMIN, HELP, plan_answer, respond
 from testing.fake_anthropic import FakeAnthropic
 from testing.helpers import wait_for
 
-from .conftest import converse, speech
+from .chat import converse, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")
 

@@ -15,7 +15,7 @@ from custom_components.linn.tools.guard_options import OPT_POLICIES
 from linn_emulator import LinnEmulator
 from testing.helpers import wait_for
 
-from .conftest import converse, speech
+from .chat import converse, speech
 from .standin_checks import ENTITY, in_language
 
 pytestmark = pytest.mark.usefixtures("assistant", "standin")

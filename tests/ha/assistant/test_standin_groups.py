@@ -13,7 +13,7 @@ from linn_emulator import LinnEmulator
 from linn_emulator.model import PlaybackState
 from testing.helpers import wait_for
 
-from .conftest import converse, speech
+from .chat import converse, speech
 from .standin_checks import ENTITY
 
 pytestmark = pytest.mark.usefixtures("assistant", "standin")

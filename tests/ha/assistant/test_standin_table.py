@@ -17,7 +17,7 @@ from custom_components.linn.agent.memory import async_get_memory
 from linn_emulator import LinnEmulator
 from testing.helpers import wait_for
 
-from .conftest import converse, speech
+from .chat import converse, speech
 from .standin_checks import (
     Case,
     _prepare,

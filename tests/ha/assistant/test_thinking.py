@@ -35,7 +35,7 @@ from testing.fake_anthropic.plans import RecordedRequest
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
-from .conftest import AGENT, API_KEY, PLAYER, assistant_entry, converse, speech
+from .chat import AGENT, API_KEY, PLAYER, assistant_entry, converse, speech
 
 THINKING = "claude-haiku-5-5"
 

@@ -27,7 +27,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
 from testing.fake_anthropic.plans import RecordedRequest
 from testing.helpers import wait_for
 
-from .conftest import AGENT, PLAYER, assistant_entry, converse, speech
+from .chat import AGENT, PLAYER, assistant_entry, converse, speech
 
 THINKING = "claude-haiku-5-5"
 KITCHEN = "kitchen"

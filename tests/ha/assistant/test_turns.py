@@ -18,7 +18,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.ha.streamers import ENTITY_ID
 from testing.helpers import wait_for
 
-from .conftest import PLAYER, converse, speech
+from .chat import PLAYER, converse, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")
 
