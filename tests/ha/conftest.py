@@ -21,7 +21,7 @@ from testing.ha.streamers import OTHER_UDN, UDN, async_setup_linn, linn_entry
 
 from .flow_translations import check_flow_translations  # noqa: F401 (autouse)
 
-REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
+_REQUIREMENTS = Path(__file__).parent.parent.parent / "requirements"
 
 
 @pytest.hookimpl(wrapper=True)
@@ -46,7 +46,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 @functools.cache
 def _locked_components() -> frozenset[str]:
-    return closure(read_domain_list(REQUIREMENTS / "ha-components.txt"))
+    return closure(read_domain_list(_REQUIREMENTS / "ha-components.txt"))
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from testing.fake_anthropic import FakeAnthropic
 from .runner import AGENT, Home
 from .world import async_setup_home
 
-API_KEY = "sk-ant-injection"
+_API_KEY = "sk-ant-injection"
 
 
 @pytest.fixture
@@ -44,11 +44,11 @@ async def home(
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
     await async_setup_home(hass)
-    async with FakeAnthropic(api_key=API_KEY) as fake:
+    async with FakeAnthropic(api_key=_API_KEY) as fake:
         entry = MockConfigEntry(
             domain=DOMAIN,
             title="Claude assistant",
-            data={CONF_API_KEY: API_KEY, CONF_BASE_URL: fake.base_url},
+            data={CONF_API_KEY: _API_KEY, CONF_BASE_URL: fake.base_url},
             options={
                 **DEFAULT_OPTIONS,
                 CONF_LLM_APIS: [llm.LLM_API_ASSIST],
