@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from custom_components.linn.guard import Caller, Guard, GuardResult, ToolCall, Turn
 
-from .conftest import ALICE, SPECS, Player, PlayerHandler
+from .callers import ALICE
+from .doubles import SPECS, Player, PlayerHandler
 
 
 async def call(

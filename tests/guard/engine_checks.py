@@ -12,8 +12,9 @@ import pytest
 
 from custom_components.linn.guard import Guard, Outcome
 
+from .callers import ADMIN
 from .calls import call, check_audit_invariant
-from .conftest import ADMIN, Player
+from .doubles import Player
 
 
 @pytest.fixture(autouse=True)

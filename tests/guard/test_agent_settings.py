@@ -19,7 +19,8 @@ from custom_components.linn.guard import (
     Turn,
 )
 
-from .conftest import ALICE, SPECS, FakeClock, Player, PlayerHandler
+from .callers import ALICE
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 LONDON = ZoneInfo("Europe/London")
 STRICT_AGENT = "conversation.kids_assistant"

@@ -7,8 +7,9 @@ from typing import Any
 
 from custom_components.linn.guard import Guard, Outcome, ToolCall, Turn
 
+from .callers import ADMIN
 from .calls import check_audit_invariant
-from .conftest import ADMIN, Player, PlayerHandler
+from .doubles import Player, PlayerHandler
 
 
 class NamedPlayers(PlayerHandler):

@@ -18,8 +18,9 @@ from custom_components.linn.guard import (
     verify_chain,
 )
 
+from .callers import ALICE
 from .calls import call, check_audit_invariant
-from .conftest import ALICE, SPECS, FakeClock, Player
+from .doubles import SPECS, FakeClock, Player
 
 
 def _log(count: int, max_records: int = 100) -> AuditLog:

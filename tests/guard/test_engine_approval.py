@@ -9,8 +9,9 @@ import pytest
 
 from custom_components.linn.guard import Caller, Guard, Outcome, Turn
 
+from .callers import ADMIN, ALICE, GUEST
 from .calls import call
-from .conftest import ADMIN, ALICE, GUEST, FakeClock, Player, PlayerHandler
+from .doubles import FakeClock, Player, PlayerHandler
 from .engine_checks import _audit_invariant, _request_limit  # noqa: F401
 
 # --- approval by an admin ---------------------------------------------------------------

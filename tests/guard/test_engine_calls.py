@@ -11,8 +11,9 @@ import pytest
 
 from custom_components.linn.guard import Caller, Guard, Outcome, Policy, ToolCall, Turn
 
+from .callers import ALICE, GUEST, NOBODY
 from .calls import call
-from .conftest import ALICE, GUEST, NOBODY, SPECS, FakeClock, Player, PlayerHandler
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 from .engine_checks import _audit_invariant  # noqa: F401
 
 

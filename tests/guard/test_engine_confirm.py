@@ -13,8 +13,9 @@ from custom_components.linn.guard import Caller, Guard, Outcome, PendingKind, To
 from custom_components.linn.guard.messages import NOTE_CONFIRMED
 from custom_components.linn.guard.pending import PendingStatus
 
+from .callers import ALICE, BOB
 from .calls import asked, call
-from .conftest import ALICE, BOB, Player, PlayerHandler
+from .doubles import Player, PlayerHandler
 from .engine_checks import _audit_invariant  # noqa: F401
 
 # --- confirm: the same user says yes in the next turn ------------------------------------

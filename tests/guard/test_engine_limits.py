@@ -18,8 +18,9 @@ from custom_components.linn.guard.records import (
     REFUSED_CALLS_PER_WINDOW,
 )
 
+from .callers import ADMIN, ALICE, BOB, NOBODY
 from .calls import call
-from .conftest import ADMIN, ALICE, BOB, NOBODY, FakeClock, Player
+from .doubles import FakeClock, Player
 from .engine_checks import _audit_invariant, _request_limit  # noqa: F401
 
 # --- rate limits, idempotency, timeouts, breakers ------------------------------------------

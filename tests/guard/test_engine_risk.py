@@ -13,7 +13,7 @@ import pytest
 from custom_components.linn.guard import Guard, Outcome, QuietHours, Turn
 
 from .calls import call
-from .conftest import SPECS, FakeClock, Player
+from .doubles import SPECS, FakeClock, Player
 from .engine_checks import _audit_invariant  # noqa: F401
 
 # --- dynamic risk -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from custom_components.linn.guard.messages import (
 from custom_components.linn.guard.plan import Plan, PlannedChange, VolumeAsk
 
 from .calls import asked, call, check_audit_invariant
-from .conftest import Player
+from .doubles import Player
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from custom_components.linn.guard.breaker import BreakerState
 from custom_components.linn.guard.idempotency import IdempotencyConflict
 from custom_components.linn.guard.limits import retry_message
 
-from .conftest import FakeClock
+from .doubles import FakeClock
 
 
 def test_sliding_window(clock: FakeClock) -> None:

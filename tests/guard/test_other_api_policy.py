@@ -18,7 +18,8 @@ from custom_components.linn.guard import (
     Turn,
 )
 
-from .conftest import ALICE, SPECS, FakeClock, Player, PlayerHandler
+from .callers import ALICE
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 AGENT = "conversation.claude_assistant"
 TURN_ON = "ext:intent__HassTurnOn"

@@ -9,7 +9,7 @@ import pytest
 from custom_components.linn.guard import PendingBook, PendingKind, args_hash
 from custom_components.linn.guard.pending import PendingError, PendingStatus
 
-from .conftest import FakeClock
+from .doubles import FakeClock
 
 
 def _open(book: PendingBook, user: str = "alice", volume: int = 80) -> str:

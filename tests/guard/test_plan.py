@@ -38,8 +38,9 @@ from custom_components.linn.guard.plan import (
     plan_schema,
 )
 
+from .callers import ALICE
 from .calls import asked, call, check_audit_invariant
-from .conftest import ALICE, Player, PlayerHandler
+from .doubles import Player, PlayerHandler
 
 KINDS = ("play", "pause", "volume", "mute", "source", "standby", "next")
 

@@ -19,8 +19,9 @@ from custom_components.linn.guard.messages import MSG_NOT_THIS_PLAYER, MSG_NOT_T
 from custom_components.linn.guard.plan import Plan, PlannedChange
 from custom_components.linn.guard.utterance import players_named
 
+from .callers import ALICE
 from .calls import call, check_audit_invariant
-from .conftest import ALICE, Player, PlayerHandler
+from .doubles import Player, PlayerHandler
 
 LIVING = ("Living Room",)
 SPEAKERS = ("Living Room Speakers",)

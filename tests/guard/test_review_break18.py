@@ -10,7 +10,7 @@ import pytest
 from custom_components.linn.guard import Answer, Guard, Outcome, Turn, match_answer
 
 from .calls import asked, call
-from .conftest import FakeClock, Player
+from .doubles import FakeClock, Player
 
 
 async def test_b6_device_text_read_without_a_chat_log_steers_a_change_after_five_minutes(

@@ -17,7 +17,8 @@ from custom_components.linn.guard import (
     strictest,
 )
 
-from .conftest import ADMIN, ALICE, SPECS, FakeClock, Player, PlayerHandler
+from .callers import ADMIN, ALICE
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 LONDON = ZoneInfo("Europe/London")
 

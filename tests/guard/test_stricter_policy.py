@@ -6,8 +6,9 @@ from custom_components.linn.guard import Guard, GuardResult, Outcome, PendingKin
 from custom_components.linn.guard.pending import PendingStatus
 from custom_components.linn.guard.settings import PlayerSettings
 
+from .callers import ADMIN
 from .calls import asked, call, check_audit_invariant
-from .conftest import ADMIN, SPECS, FakeClock, Player, PlayerHandler
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 
 def _guard(clock: FakeClock, policies: dict[str, Policy]) -> Guard:

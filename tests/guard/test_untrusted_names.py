@@ -20,8 +20,9 @@ from custom_components.linn.guard import (
 )
 from custom_components.linn.guard.messages import MSG_NOT_ASKED_CONVERSATION
 
+from .callers import ALICE
 from .calls import check_audit_invariant
-from .conftest import ALICE, SPECS, FakeClock, Player, PlayerHandler
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 TURN_OFF = "ext:intent__HassTurnOff"
 FOREIGN = ToolSpec(

@@ -7,8 +7,9 @@ import pytest
 
 from custom_components.linn.guard import Guard, Ledger, Outcome, Turn
 
+from .callers import ALICE, BOB
 from .calls import call, check_audit_invariant
-from .conftest import ALICE, BOB, SPECS, FakeClock, Player
+from .doubles import SPECS, FakeClock, Player
 
 
 async def test_another_users_calls_under_the_same_conversation_id_do_not_lock_a_user_out(

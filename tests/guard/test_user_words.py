@@ -21,7 +21,7 @@ from custom_components.linn.guard.messages import (
 from custom_components.linn.guard.utterance import said_verbatim, utterance_asks_for
 
 from .calls import asked, call, check_audit_invariant
-from .conftest import Player
+from .doubles import Player
 
 
 @pytest.fixture(autouse=True)

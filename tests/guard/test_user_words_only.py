@@ -18,7 +18,8 @@ from custom_components.linn.guard import (
 )
 from custom_components.linn.guard.messages import MSG_MEMORY_AFTER_DEVICE_TEXT, MSG_MEMORY_NOT_ASKED
 
-from .conftest import ALICE, NOBODY, SPECS, FakeClock, Player, PlayerHandler
+from .callers import ALICE, NOBODY
+from .doubles import SPECS, FakeClock, Player, PlayerHandler
 
 REMEMBER = ToolSpec("remember", Access.CONTROL, "memory", user_words_only=True)
 
