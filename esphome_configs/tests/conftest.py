@@ -2,24 +2,9 @@
 
 from pathlib import Path
 import shutil
-import subprocess
-import sys
 
+from esphome_cli import CONFIG_DIR
 import pytest
-
-CONFIG_DIR = Path(__file__).resolve().parents[1]
-
-
-def run_esphome(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the esphome CLI of this interpreter and capture its output."""
-    return subprocess.run(
-        [sys.executable, "-m", "esphome", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="session")

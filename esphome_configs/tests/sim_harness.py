@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from aioesphomeapi import APIClient, HomeassistantServiceCall, TextSensorState
-from conftest import CONFIG_DIR
+from esphome_cli import CONFIG_DIR
 from PIL import Image
 
 ENTITY = "media_player.linn_klimax"

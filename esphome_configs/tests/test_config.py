@@ -11,9 +11,9 @@ from pathlib import Path
 import subprocess
 from typing import Any
 
-from conftest import CONFIG_DIR, run_esphome
 from esphome import loader
 import esphome.config_validation as cv
+from esphome_cli import CONFIG_DIR, run_esphome
 import pytest
 import yaml
 

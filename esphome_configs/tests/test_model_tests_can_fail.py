@@ -8,7 +8,7 @@ and expects the runner to go red and say which case failed.
 import os
 import subprocess
 
-from conftest import CONFIG_DIR
+from esphome_cli import CONFIG_DIR
 
 RUNNER = CONFIG_DIR / "tests" / "cpp" / "run-model-tests"
 
