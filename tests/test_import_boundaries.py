@@ -3,8 +3,9 @@
 The packages' boundaries are checked at import time (ruff's TID251 rules check them
 statically): each package is imported, with every submodule, in a fresh interpreter, which then
 reports the modules it loaded that the package must not depend on. That no module imports a
-test module, that the integration imports no test double or benchmark and that no script,
-benchmark or testing/ module imports tests/ are checked in the source.
+test module or a conftest.py, that a conftest.py defines only fixtures and pytest hooks, that
+the integration imports no test double or benchmark and that no script, benchmark or testing/
+module imports tests/ are checked in the source.
 """
 
 from __future__ import annotations
@@ -247,4 +248,71 @@ def test_no_module_imports_a_test_module() -> None:
                 test_modules = [name for name in names if _names_a_test_module(name)]
                 if test_modules:
                     found.append(f"{path.relative_to(ROOT)}:{line} imports {test_modules[0]}")
+    assert found == [], "\n".join(found)
+
+
+def _conftests() -> Iterator[Path]:
+    """Every conftest.py of the test trees."""
+    for top in TEST_TREES:
+        for path in _python_files(top):
+            if path.name == "conftest.py":
+                yield path
+
+
+def test_no_module_imports_a_conftest() -> None:
+    """conftest.py is pytest's to load: its fixtures reach tests by name, never by import.
+
+    A name imported from a conftest.py is a second copy of it (pytest loads the file under its
+    own module name) and ties the importer to that directory's fixtures; what a test imports
+    lives in a helper module beside it (issue 21). esphome_configs/tests has no package, so
+    `from conftest import X` reaches it by its bare name: that counts too.
+    """
+    found = []
+    for top in TEST_TREES:
+        for path in _python_files(top):
+            for line, names in _imports(path):
+                conftests = [name for name in names if "conftest" in name.split(".")]
+                if conftests:
+                    found.append(f"{path.relative_to(ROOT)}:{line} imports {conftests[0]}")
+    assert found == [], "\n".join(found)
+
+
+def _is_fixture(decorator: ast.expr) -> bool:
+    """Whether a decorator is pytest's fixture (`@pytest.fixture`, `@pytest.fixture(...)`,
+    `@fixture`) or a hook implementation (`@pytest.hookimpl(...)`)."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name in {"fixture", "hookimpl"}
+
+
+def _public_names(node: ast.stmt) -> list[str]:
+    """The public names a top-level statement of a conftest.py defines that are neither a
+    fixture nor a pytest hook (imports do not count: conftest.py may import fixtures)."""
+    if isinstance(node, ast.ClassDef):
+        names = [node.name]
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if node.name.startswith("pytest_") or any(map(_is_fixture, node.decorator_list)):
+            return []
+        names = [node.name]
+    elif isinstance(node, ast.Assign):
+        names = [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
+        names = [node.target.id]
+    elif isinstance(node, ast.TypeAlias):
+        names = [node.name.id]
+    else:
+        return []
+    return [name for name in names if not name.startswith("_")]
+
+
+def test_conftest_holds_fixtures_only() -> None:
+    """A conftest.py defines fixtures and pytest hooks; constants, classes and helper functions
+    that tests use live in helper modules beside it (issue 21). Private helpers of its own
+    fixtures (`_name`) may stay."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno} defines {name}"
+        for path in _conftests()
+        for node in ast.parse(path.read_text(), filename=str(path)).body
+        for name in _public_names(node)
+    ]
     assert found == [], "\n".join(found)
