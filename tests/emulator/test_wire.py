@@ -11,46 +11,37 @@ import contextlib
 from hypothesis import given, strategies as st
 import pytest
 
+from linn_emulator import wire
 from linn_emulator.errors import DeviceError
-from linn_emulator.wire import (
-    ActionRequest,
-    SubscribeRequest,
-    UnsubscribeRequest,
-    alive_line,
-    byebye_line,
-    error_line,
-    event_line,
-    read_request,
-    response_line,
-    subscribed_line,
-    unsubscribed_line,
-    xml_escape,
-    xml_unescape,
-)
 
 CLIENT_LINES = [
-    ("SUBSCRIBE Ds/Product\r\n", SubscribeRequest("Ds", "Product")),  # reference
-    ("subscribe Ds/Receiver\n", SubscribeRequest("Ds", "Receiver")),
-    ("UNSUBSCRIBE 49\r\n", UnsubscribeRequest(subscription_id=49)),  # reference
-    ("UNSUBSCRIBE\r\n", UnsubscribeRequest()),
-    ("Unsubscribe Ds/Volume", UnsubscribeRequest(device="Ds", service="Volume")),
+    ("SUBSCRIBE Ds/Product\r\n", wire.SubscribeRequest("Ds", "Product")),  # reference
+    ("subscribe Ds/Receiver\n", wire.SubscribeRequest("Ds", "Receiver")),
+    ("UNSUBSCRIBE 49\r\n", wire.UnsubscribeRequest(subscription_id=49)),  # reference
+    ("UNSUBSCRIBE\r\n", wire.UnsubscribeRequest()),
+    ("Unsubscribe Ds/Volume", wire.UnsubscribeRequest(device="Ds", service="Volume")),
     (  # reference
         'ACTION MediaRenderer/RenderingControl 1 SetVolume "0" "Master" "50"\r\n',
-        ActionRequest("MediaRenderer", "RenderingControl", 1, "SetVolume", ("0", "Master", "50")),
+        wire.ActionRequest(
+            "MediaRenderer", "RenderingControl", 1, "SetVolume", ("0", "Master", "50")
+        ),
     ),
     (  # reference
         'ACTION Ds/Product 2 SetSourceBySystemName "TV &amp; &quot;Arc&quot;"',
-        ActionRequest("Ds", "Product", 2, "SetSourceBySystemName", ('TV & "Arc"',)),
+        wire.ActionRequest("Ds", "Product", 2, "SetSourceBySystemName", ('TV & "Arc"',)),
     ),
     (  # reference
         'ACTION Ds/Pins 1 ReadList "[ 1]"\r\n',
-        ActionRequest("Ds", "Pins", 1, "ReadList", ("[ 1]",)),
+        wire.ActionRequest("Ds", "Pins", 1, "ReadList", ("[ 1]",)),
     ),
-    ("ACTION Ds/Pins 1 GetIdArray\r\n", ActionRequest("Ds", "Pins", 1, "GetIdArray")),  # reference
-    ('ACTION Ds/Product 1 SetRoom ""', ActionRequest("Ds", "Product", 1, "SetRoom", ("",))),
+    (
+        "ACTION Ds/Pins 1 GetIdArray\r\n",
+        wire.ActionRequest("Ds", "Pins", 1, "GetIdArray"),
+    ),  # reference
+    ('ACTION Ds/Product 1 SetRoom ""', wire.ActionRequest("Ds", "Product", 1, "SetRoom", ("",))),
     (
         'ACTION\tDs/Product 1 SetRoom  "a&#10;b&#x26;c&apos;" \r\n',
-        ActionRequest("Ds", "Product", 1, "SetRoom", ("a\nb&c'",)),
+        wire.ActionRequest("Ds", "Product", 1, "SetRoom", ("a\nb&c'",)),
     ),
     ("   \r\n", None),
     ("\n", None),
@@ -59,7 +50,7 @@ CLIENT_LINES = [
 
 @pytest.mark.parametrize(("line", "expected"), CLIENT_LINES)
 def test_client_lines(line: str, expected: object) -> None:
-    assert read_request(line) == expected
+    assert wire.read_request(line) == expected
 
 
 @pytest.mark.parametrize(
@@ -92,7 +83,7 @@ def test_client_lines(line: str, expected: object) -> None:
 )
 def test_malformed_client_lines_get_the_reference_error_code(line: str, code: int) -> None:
     with pytest.raises(DeviceError) as err:
-        read_request(line)
+        wire.read_request(line)
     assert err.value.code == code
 
 
@@ -101,19 +92,19 @@ def test_reading_fails_only_with_an_lpec_error_code(line: str) -> None:
     """Whatever a control point sends, the session can answer it with ERROR <code>."""
     for text in (line, f"ACTION Ds/Product 1 SetRoom {line}", f"SUBSCRIBE {line}"):
         with contextlib.suppress(DeviceError):
-            read_request(text)
+            wire.read_request(text)
 
 
 def test_device_lines_match_the_reference_transcript() -> None:
     udn = "4c494e4e-0050-c221-71e5-df000003013f"
-    assert alive_line("Ds", udn) == f"ALIVE Ds {udn}"
-    assert byebye_line("Ds", udn) == f"BYEBYE Ds {udn}"
-    assert subscribed_line(82) == "SUBSCRIBE 82"
-    assert unsubscribed_line(49) == "UNSUBSCRIBE 49"
-    assert response_line() == "RESPONSE"
-    assert response_line(["50"]) == 'RESPONSE "50"'
-    assert response_line(["[1,2,3,4,5,6]"]) == 'RESPONSE "[1,2,3,4,5,6]"'
-    assert error_line(103, "Service not found") == 'ERROR 103 "Service not found"'
+    assert wire.alive_line("Ds", udn) == f"ALIVE Ds {udn}"
+    assert wire.byebye_line("Ds", udn) == f"BYEBYE Ds {udn}"
+    assert wire.subscribed_line(82) == "SUBSCRIBE 82"
+    assert wire.unsubscribed_line(49) == "UNSUBSCRIBE 49"
+    assert wire.response_line() == "RESPONSE"
+    assert wire.response_line(["50"]) == 'RESPONSE "50"'
+    assert wire.response_line(["[1,2,3,4,5,6]"]) == 'RESPONSE "[1,2,3,4,5,6]"'
+    assert wire.error_line(103, "Service not found") == 'ERROR 103 "Service not found"'
     playlist = {
         "TransportState": "Playing",
         "Repeat": "false",
@@ -122,21 +113,21 @@ def test_device_lines_match_the_reference_transcript() -> None:
         "IdArray": "AAADdQAAA3cAAAN5AAADew==",
         "TracksMax": "1000",
     }
-    assert event_line(3, 0, playlist) == (
+    assert wire.event_line(3, 0, playlist) == (
         'EVENT 3 0 TransportState "Playing" Repeat "false" Shuffle "false" Id "885" '
         'IdArray "AAADdQAAA3cAAAN5AAADew==" TracksMax "1000"'
     )
 
 
 def test_values_are_xml_escaped_and_stay_on_one_line() -> None:
-    assert xml_escape("<a href='x'>\"Tom\" & Jerry</a>\r\n") == (
+    assert wire.xml_escape("<a href='x'>\"Tom\" & Jerry</a>\r\n") == (
         "&lt;a href=&apos;x&apos;&gt;&quot;Tom&quot; &amp; Jerry&lt;/a&gt;&#13;&#10;"
     )
-    assert xml_unescape("&lt;&gt;&amp;&quot;&apos;&#233;&#xE9;") == "<>&\"'éé"
+    assert wire.xml_unescape("&lt;&gt;&amp;&quot;&apos;&#233;&#xE9;") == "<>&\"'éé"
 
 
 def test_raw_bytes_in_a_value_follow_ohnets_byte_rule() -> None:
     """After a byte of 0xC0 or more, ohNet writes the next 1-3 bytes raw (ToXmlEscaped)."""
     value = b'Caf\xe9" <x> \xa3 & \xc3\xa9"'.decode("utf-8", "surrogateescape")
-    escaped = xml_escape(value, raw_line_breaks=True).encode("utf-8", "surrogateescape")
+    escaped = wire.xml_escape(value, raw_line_breaks=True).encode("utf-8", "surrogateescape")
     assert escaped == b'Caf\xe9" &lt;x&gt; \xa3 &amp; \xc3\xa9&quot;'
