@@ -35,7 +35,7 @@ from testing.ha.injected_titles import show_title
 from testing.helpers import wait_for
 
 from .audit_views import conversation_input, new_member, outcomes_of
-from .conftest import PLAYER, converse, speech
+from .chat import PLAYER, converse, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")
 
