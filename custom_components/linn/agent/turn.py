@@ -25,7 +25,7 @@ from homeassistant.helpers import llm
 from ..const import DOMAIN
 from ..guard.plan import NoPlan, Plan
 from ..service_gate import ASSISTANT
-from ..tools.ha_adapter import DATA_GUARD, async_caller, current_turn
+from ..tools.ha_adapter import DATA_GUARD, async_caller, content_id, current_turn
 from ..tools.players import async_players
 from .confirm import async_resolve_confirmation
 from .const import (
@@ -289,13 +289,12 @@ class AssistantTurn:
         planning request either). A change after device text waits for the plan
         (guard/turn_plans.py).
         """
-        utterances = [
-            item.content
-            for item in self.chat_log.content
-            if isinstance(item, conversation.UserContent)
+        items = [
+            item for item in self.chat_log.content if isinstance(item, conversation.UserContent)
         ]
-        if not utterances:
+        if not items:
             return
+        utterances = [item.content for item in items]
         request = planning_request(
             self.model, utterances[-1], utterances[:-1], self.language, self.runtime.capabilities
         )
@@ -305,7 +304,7 @@ class AssistantTurn:
             self._async_planned(request, utterances), "linn turn plan", eager_start=True
         )
         self.hass.data[DATA_GUARD].plans.add(
-            self.chat_log.conversation_id, len(utterances), self._plan_task
+            self.chat_log.conversation_id, content_id(items[-1]), self._plan_task
         )
 
     async def _async_plan_settled(self) -> None:

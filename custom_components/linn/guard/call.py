@@ -46,6 +46,10 @@ class Turn:
     kitchen", "try again") goes on with that request."""
     log_id: str | None = None
     """The chat log instance (Home Assistant may reuse its conversation id for a new one)."""
+    utterance_id: str | None = None
+    """This turn's own utterance in its chat log: its plan is kept under it (TurnPlans), as
+    two turns at once under one conversation id, or a new chat log under a reused id,
+    share a turn index."""
     asked: frozenset[str] = frozenset()
     """The requests the previous turn of this very chat log asked about (its tool results
     carry their ids): only those can be confirmed in this turn. A new chat log under a

@@ -29,11 +29,15 @@ the caller's budgets)."""
 
 
 class TurnPlans:
-    """The planner's task per (conversation, turn index)."""
+    """The planner's task per (conversation, the turn's own utterance).
+
+    Not per turn index: a new chat log under a reused conversation id starts again at 1,
+    and two turns at once under one id (each on its own copy of the log) share an index.
+    """
 
     def __init__(self) -> None:
         """No turn planned yet, and no planner for other agents' turns."""
-        self._plans: OrderedDict[tuple[str, int], asyncio.Future[Plan | NoPlan]] = OrderedDict()
+        self._plans: OrderedDict[tuple[str, str], asyncio.Future[Plan | NoPlan]] = OrderedDict()
         self.starter: PlanStarter | None = None
         """Plans the turns of agents that have no planner of their own (set by an
         assistant entry while it is loaded); None: their turns follow the word rules."""
@@ -44,15 +48,18 @@ class TurnPlans:
         Once per turn: a turn already planned (by our agent, or an earlier call of this
         turn) keeps its plan.
         """
-        if turn.conversation_id is None or not utterance or self.starter is None:
+        key = _key(turn)
+        if key is None or not utterance or self.starter is None:
             return
-        if (turn.conversation_id, turn.index) in self._plans:
+        if key in self._plans:
             return
-        self.add(turn.conversation_id, turn.index, self.starter(turn, utterance, caller))
+        self.add(*key, self.starter(turn, utterance, caller))
 
-    def add(self, conversation_id: str, index: int, plan: asyncio.Future[Plan | NoPlan]) -> None:
-        """The plan of this turn will be `plan`'s result (it never raises)."""
-        key = (conversation_id, index)
+    def add(
+        self, conversation_id: str, utterance_id: str, plan: asyncio.Future[Plan | NoPlan]
+    ) -> None:
+        """The plan of the turn of this utterance will be `plan`'s result (it never raises)."""
+        key = (conversation_id, utterance_id)
         self._plans[key] = plan
         self._plans.move_to_end(key)
         while len(self._plans) > KEPT:
@@ -60,9 +67,8 @@ class TurnPlans:
 
     async def async_plan_for(self, turn: Turn, wait: float = PLAN_WAIT) -> Plan | NoPlan | None:
         """The turn's plan; NoPlan when it is late; None when no planner runs for it."""
-        if turn.conversation_id is None:
-            return None
-        plan = self._plans.get((turn.conversation_id, turn.index))
+        key = _key(turn)
+        plan = self._plans.get(key) if key is not None else None
         if plan is None:
             return None
         if plan.cancelled():  # its turn ended: what still runs of it has no plan
@@ -71,3 +77,9 @@ class TurnPlans:
             return await asyncio.wait_for(asyncio.shield(plan), wait)
         except TimeoutError:
             return NoPlan(NO_PLAN_LATE)
+
+
+def _key(turn: Turn) -> tuple[str, str] | None:
+    if turn.conversation_id is None or turn.utterance_id is None:
+        return None
+    return (turn.conversation_id, turn.utterance_id)

@@ -361,7 +361,8 @@ def current_turn(language: str | None, earlier: int = 0) -> Turn:
         utterance=last.content if isinstance(last, UserContent) else None,
         previous_utterance=before.content if isinstance(before, UserContent) else None,
         language=language,
-        log_id=_log_id(chat_log.content[users[0]]) if users else None,
+        log_id=content_id(chat_log.content[users[0]]) if users else None,
+        utterance_id=content_id(last) if last is not None else None,
         asked=asked,
     )
 
@@ -384,14 +385,15 @@ def turn_bounds(earlier: int = 0) -> tuple[Any, int, int] | None:
     return chat_log, start, end
 
 
-def _log_id(first_utterance: Any) -> str:
-    """One chat log instance: its first utterance, which every later turn's copy shares.
+def content_id(item: Any) -> str:
+    """One item of a chat log (an utterance), the same in every turn's copy of the log.
 
     Home Assistant copies the chat log for each turn (a new object, a new `created`), but
-    the content items are the same objects; a new log under a reused conversation id
-    starts with a new first utterance.
+    the content items are the same objects: the first utterance names the chat log
+    instance (a new log under a reused conversation id starts with a new one), the last
+    one its turn (two turns at once under one id each add their own).
     """
-    return f"{first_utterance.created.isoformat()}/{id(first_utterance):x}"
+    return f"{item.created.isoformat()}/{id(item):x}"
 
 
 def _always(_entity_id: str) -> bool:

@@ -1,8 +1,8 @@
 """Break-it review 46 (branch break46): the eager planner, the refusal choice, other agents.
 
-A test that asserts a refusal and passes is a regression test (the guard held); a test
-marked xfail strict is a break that still succeeds on today's code: it asserts the safe
-outcome, so it goes green (and the mark must go) when the fix lands.
+Each test asserts the safe outcome. B1 and B2 (a plan of another chat log or of another
+user's turn under the same conversation id) broke the guard when found and are fixed: plans
+are kept per utterance (Turn.utterance_id); the others held and stay as regression tests.
 """
 
 from __future__ import annotations
@@ -82,11 +82,6 @@ async def _sessions_expire(hass: HomeAssistant) -> None:
     await hass.async_block_till_done()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="break: a plan is keyed (conversation id, turn index) only, so a new chat log "
-    "under a reused id takes an old chat log's plan (TurnPlans.ensure keeps it)",
-)
 async def test_a_plan_of_an_expired_chat_log_does_not_plan_a_new_one_under_the_same_id(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
@@ -160,11 +155,6 @@ def _two_users_planner(recorded: Any) -> dict[str, Any]:
     return planned()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="break: two turns at once under one conversation id share the turn index, so "
-    "the later turn's plan (TurnPlans.add) decides the other user's tainted change",
-)
 async def test_two_users_turns_at_once_under_one_id_do_not_share_a_plan(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
