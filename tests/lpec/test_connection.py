@@ -152,6 +152,70 @@ async def test_on_closed_is_called_once_and_a_failing_listener_is_contained(
             await conn.request(STANDBY, Response, deadline(1))
 
 
+class AbortOnByeBye(Listener):
+    """Aborts its connection on BYEBYE, as a session may: nothing after it is handled."""
+
+    conn: LpecConnection | None = None
+
+    def on_byebye(self, device: str, udn: str) -> None:
+        assert self.conn is not None
+        self.conn.abort(LpecConnectionError(f"{device} said BYEBYE"))
+
+
+@pytest.mark.parametrize("when", ["with the greeting", "after the open"])
+@pytest.mark.parametrize(
+    ("ending", "hangup", "error"),
+    [
+        (b"", True, "connection closed by the device"),
+        (b'EVENT 1 0 Volume "un"quoted"\r\nALIVE D d\r\n', False, "raw quote"),
+        (b"x" * (MAX_MESSAGE_BYTES + 10), False, "longer than"),
+        (
+            b"BYEBYE Ds " + PEER_UDN.encode() + b"\r\nALIVE D d\r\n",
+            False,
+            "BYEBYE",
+        ),
+    ],
+    ids=["eof", "broken-quote", "too-long", "byebye-abort"],
+)
+async def test_messages_before_the_end_of_a_chunk_are_handled_first(
+    when: str, ending: bytes, hangup: bool, error: str
+) -> None:
+    """Issue 31: messages are handled as their chunk arrives, in order, then the end (EOF,
+    a broken quote, an overlong message, a listener's abort) ends the connection once;
+    nothing after it is handled. Queued behind ALIVE Ds or arriving later, the same."""
+    chunk = b"ALIVE A a\r\nALIVE B b\r\nALIVE C c\r\n" + ending
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if when == "with the greeting":
+            writer.write(GREETING + chunk)
+        else:
+            writer.write(GREETING)
+            await reader.readline()  # the blank line: the open is over
+            writer.write(chunk)
+        await writer.drain()
+        if hangup:
+            writer.close()
+        else:
+            await reader.read()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    try:
+        listener = AbortOnByeBye()
+        port = server.sockets[0].getsockname()[1]
+        async with asyncio.timeout(5):
+            conn = await LpecConnection.open("127.0.0.1", port, listener)
+            listener.conn = conn
+            await wait_for(lambda: bool(listener.closed))
+            await conn.close()
+        assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
+        assert "D" not in conn.alive
+        assert len(listener.closed) == 1
+        assert error in str(listener.closed[0])
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 async def test_blank_lines_and_unknown_unsubscribe_are_ignored(
     emu: LinnEmulator, device: LinnDevice
 ) -> None:

@@ -2,15 +2,21 @@
 
 A connection never reconnects; when it dies it fails the command in flight and tells
 its listener once. `LpecSession` builds reconnection on top of it.
+
+Bytes are received by an asyncio.Protocol (`_Receiver`): each chunk is framed and its
+messages handled in `data_received` itself, so a pushed event costs no task wake-up
+(issue 31). Only the wait for ALIVE reads messages with an await.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 import logging
 import time
-from typing import Protocol
+from typing import Protocol, cast
 
 from .codec import (
     Alive,
@@ -30,7 +36,7 @@ from .errors import (
     LpecProtocolError,
     LpecTimeoutError,
 )
-from .framing import MAX_MESSAGE_BYTES, MessageReader, MessageTooLongError
+from .framing import MAX_MESSAGE_BYTES, BrokenQuoteError, MessageFramer, MessageTooLongError
 from .ratelimit import RateLimitedLog
 
 _LOGGER = logging.getLogger(__name__)
@@ -97,13 +103,12 @@ class LpecConnection:
 
     def __init__(
         self,
-        reader: MessageReader,
-        writer: asyncio.StreamWriter,
+        receiver: _Receiver,
         listener: ConnectionListener,
         alive: dict[str, str],
     ) -> None:
-        self._reader = reader
-        self._writer = writer
+        self._receiver = receiver
+        self._transport = receiver.transport
         self._listener = listener
         self.alive = alive
         self.subscriptions: dict[int, str] = {}
@@ -112,7 +117,9 @@ class LpecConnection:
         self._current: _Command | None = None
         self._closed = False
         self._bad_lines = RateLimitedLog(_LOGGER, interval=10.0)
-        self._task = asyncio.get_running_loop().create_task(self._read_loop(), name="lpec-reader")
+        # What came after ALIVE is handled on the next loop turn, as the reader task did:
+        # after open()'s caller got the connection, never inside open().
+        asyncio.get_running_loop().call_soon(self._start_reading)
 
     @classmethod
     async def open(cls, host: str, port: int, listener: ConnectionListener) -> LpecConnection:
@@ -121,26 +128,29 @@ class LpecConnection:
         No timeout here: the caller bounds the whole open (a device at its session
         cap accepts TCP but never says ALIVE).
         """
+        loop = asyncio.get_running_loop()
         try:
-            stream, writer = await asyncio.open_connection(host, port)
+            _, receiver = await loop.create_connection(
+                lambda: _Receiver(loop, MAX_MESSAGE_BYTES), host, port
+            )
         except OSError as err:
             raise LpecConnectionError(f"cannot connect to {host}:{port}: {err}") from err
-        reader = MessageReader(stream, MAX_MESSAGE_BYTES)
+        transport = receiver.transport
         try:
-            alive = await _read_alive(reader)
+            alive = await _read_alive(receiver)
             # The wiki: firmware answers the first command after ALIVE with a spurious
             # ERROR unless a blank line came first. ohNet ignores blank lines and has no
             # such bug, so nothing waits for an answer to it; a stray ERROR with nothing
             # in flight is dropped, and one taken for the first SUBSCRIBE's is retried.
-            writer.write(b"\r\n")
-            await writer.drain()
+            transport.write(b"\r\n")
+            await receiver.drain()
         except OSError as err:
-            writer.close()
+            transport.close()
             raise LpecConnectionError(f"connection to {host}:{port} lost: {err}") from err
         except BaseException:
-            writer.close()
+            transport.close()
             raise
-        return cls(reader, writer, listener, alive)
+        return cls(receiver, listener, alive)
 
     @property
     def closed(self) -> bool:
@@ -184,13 +194,13 @@ class LpecConnection:
         deadline: float,
         min_values: int,
     ) -> Reply:
-        if self._closed or self._writer.transport.is_closing():
+        if self._closed or self._transport.is_closing():
             raise CommandNotSentError("connection is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Reply] = loop.create_future()
         self._current = _Command(line, expects, path, future, min_values)
         try:
-            self._writer.write(line.encode() + b"\r\n")
+            self._transport.write(line.encode() + b"\r\n")
             done, _ = await asyncio.wait({future}, timeout=max(0.0, deadline - loop.time()))
             if not done:
                 raise LpecTimeoutError(f"no reply to {line!r} in time")
@@ -215,8 +225,6 @@ class LpecConnection:
         if self._closed:
             return
         self._closed = True
-        if asyncio.current_task() is not self._task:
-            self._task.cancel()
         current = self._current
         if current is not None and not current.future.done():
             if gone is not None and current.device == gone and current.is_action:
@@ -230,39 +238,28 @@ class LpecConnection:
                         f" reply ({error}): it may have run, so it is not sent again"
                     )
                 )
-        self._writer.close()
+        self._transport.close()
         try:
             self._listener.on_closed(error)
         except Exception:
             _LOGGER.exception("Connection listener failed")
 
     async def close(self) -> None:
-        """Close the connection and wait for the reader to finish."""
+        """Close the connection and wait for the reader to finish (the socket closed)."""
         self.abort(LpecConnectionError("connection closed"))
-        await asyncio.gather(self._task, return_exceptions=True)
         try:
             async with asyncio.timeout(1.0):
-                await self._writer.wait_closed()
-        except OSError, TimeoutError:
+                await self._receiver.wait_closed()
+        except TimeoutError:
             pass
 
-    async def _read_loop(self) -> None:
-        error: LpecConnectionError
-        try:
-            while True:
-                # All complete messages of one TCP read, handled in one pass.
-                messages = await self._reader.read_batch()
-                if messages is None:
-                    error = LpecConnectionError("connection closed by the device")
-                    break
-                for message in messages:
-                    self._handle_line(message)
-        except LpecConnectionError as err:  # a message over the limit
-            # Handed to the command in flight and the listener, who may keep it: without
-            # its traceback, whose frames hold the last chunk read (up to 64 KiB).
-            error = err.with_traceback(None)
-        except OSError as err:
-            error = LpecConnectionError(f"connection lost: {err}")
+    def _start_reading(self) -> None:
+        if not self._closed:  # e.g. closed by its opener at once
+            self._receiver.start(self._handle_line, self._reading_ended)
+
+    def _reading_ended(self, error: LpecConnectionError) -> None:
+        if self._closed:
+            return  # aborted first (e.g. closed here): its socket closing is no news
         _LOGGER.debug("LPEC connection ends: %s", error)
         self.abort(error)
 
@@ -334,7 +331,169 @@ class LpecConnection:
         current.future.set_result(message)
 
 
-async def _read_alive(reader: MessageReader) -> dict[str, str]:
+class _Receiver(asyncio.Protocol):
+    """Frame the bytes of one connection as they arrive (the same MessageFramer as ever).
+
+    Until `start()`, complete messages queue up in order and `read()` returns them (the
+    wait for ALIVE). From `start()` on, the queue is handled first, then each chunk's
+    messages are handled in `data_received` itself, and the end of reading is reported
+    once, after every message framed before it: an overlong message or a broken quote
+    (as raised by the framer), the device's EOF, or a socket error.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
+        self._loop = loop
+        self._framer = MessageFramer(limit)
+        self.transport = cast(asyncio.Transport, None)
+        """Set by connection_made, before create_connection returns."""
+        self._ready: deque[str] = deque()
+        self._eof = False
+        self._error: Exception | None = None
+        """Why reading ended, unless by EOF: a framing error or the socket's."""
+        self._waiter: asyncio.Future[None] | None = None
+        self._handle: Callable[[str], None] | None = None
+        self._on_end: Callable[[LpecConnectionError], None] | None = None
+        self._lost = False
+        self._paused = False
+        self._drain_waiter: asyncio.Future[None] | None = None
+        self._closed: asyncio.Future[None] = loop.create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._ended:
+            return
+        try:
+            messages = self._framer.feed(data)
+        except MessageTooLongError as err:
+            # Kept, maybe by the listener: without the traceback holding this chunk.
+            self._error = err.with_traceback(None)
+            messages = []
+        else:
+            if self._framer.broken is not None:
+                self._error = BrokenQuoteError(self._framer.broken)
+        handle = self._handle
+        if handle is None:
+            self._ready.extend(messages)
+            self._wake()
+            return
+        for message in messages:
+            handle(message)
+        if self._error is not None:
+            self._end()
+
+    def eof_received(self) -> bool:
+        if not self._ended:
+            self._eof = True
+            self._wake_or_end()
+        return True  # as a StreamReader's protocol: writing stays possible until closed
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        if not self._ended:
+            if exc is None:
+                self._eof = True
+            else:
+                self._error = exc
+            self._wake_or_end()
+        waiter = self._drain_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        if not self._closed.done():
+            self._closed.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        waiter = self._drain_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def drain(self) -> None:
+        """As StreamWriter.drain: raise a socket error or a lost connection, wait if paused."""
+        if isinstance(self._error, OSError):
+            raise self._error
+        if self.transport.is_closing():
+            await asyncio.sleep(0)  # let connection_lost be called
+        if self._lost:
+            raise ConnectionResetError("Connection lost")
+        if not self._paused:
+            return
+        self._drain_waiter = self._loop.create_future()
+        try:
+            await self._drain_waiter
+        finally:
+            self._drain_waiter = None
+        if self._lost:
+            raise ConnectionResetError("Connection lost")
+
+    async def wait_closed(self) -> None:
+        """Wait until the socket is closed (connection_lost)."""
+        await asyncio.shield(self._closed)
+
+    async def read(self) -> str | None:
+        """The next message queued before start(); None once the device closed.
+
+        Raises MessageTooLongError or BrokenQuoteError (after the messages before it),
+        or OSError from the socket.
+        """
+        while not self._ready:
+            if self._error is not None:
+                raise self._error
+            if self._eof:
+                return None
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._ready.popleft()
+
+    def start(
+        self, handle: Callable[[str], None], on_end: Callable[[LpecConnectionError], None]
+    ) -> None:
+        """Handle the queued messages, then every message as it arrives; report the end."""
+        ready = self._ready
+        while ready:
+            handle(ready.popleft())
+        self._handle = handle
+        self._on_end = on_end
+        if self._ended:
+            self._end()
+
+    @property
+    def _ended(self) -> bool:
+        return self._eof or self._error is not None
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _wake_or_end(self) -> None:
+        if self._handle is None:
+            self._wake()
+        else:
+            self._end()
+
+    def _end(self) -> None:
+        on_end = self._on_end
+        if on_end is None:
+            return
+        self._on_end = None  # once
+        error = self._error
+        if error is None:
+            on_end(LpecConnectionError("connection closed by the device"))
+        elif isinstance(error, LpecConnectionError):
+            on_end(error)
+        else:
+            on_end(LpecConnectionError(f"connection lost: {error}"))
+
+
+async def _read_alive(reader: _Receiver) -> dict[str, str]:
     """Read messages until the Ds sub-device says ALIVE; return every ALIVE seen."""
     alive: dict[str, str] = {}
     while "Ds" not in alive:

@@ -223,7 +223,11 @@ def _starts_line_mode(buffer: bytearray) -> bool | None:
 
 
 class MessageReader:
-    """Messages from a stream: `read()` returns the next one, None at the end."""
+    """Messages from a stream: `read()` returns the next one, None at the end.
+
+    The library receives through an asyncio.Protocol (connection.py, `_Receiver`) and does
+    not use this; the emulator's test client and the framing tests do.
+    """
 
     def __init__(self, reader: asyncio.StreamReader, limit: int = MAX_MESSAGE_BYTES) -> None:
         self._reader = reader
