@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 import contextlib
+from datetime import timedelta
 from typing import Any
 
 from homeassistant.auth.models import User
@@ -14,7 +15,9 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
+from homeassistant.util import dt as dt_util
 import pytest
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.linn.guard import Outcome
 from linn_emulator import LinnEmulator
@@ -187,3 +190,46 @@ async def test_a_concurrent_turn_under_the_same_id_does_not_drop_the_tainted_tur
     await hass.async_block_till_done()
     assert outcomes_of(hass, "set_volume") == [Outcome.DENIED], outcomes_of(hass, "set_volume")
     assert emulator.state.volume == 10
+
+
+async def _admin_asked_for_70(hass: HomeAssistant, admin: User, fake: FakeAnthropic) -> None:
+    """The admin's "set the volume to 70" under "kitchen": above the soft limit, a yes."""
+    fake.plan(planned(planned_change("volume", volume="level", level=70)))
+    fake.script(
+        Reply(tool_uses=(ToolUse("linn__set_volume", {"player": PLAYER, "volume": 70}),)),
+        Reply("Shall I set it to 70?"),
+    )
+    result = await converse(hass, "set the volume to 70", admin, "kitchen")
+    assert result.continue_conversation
+    assert outcomes_of(hass, "set_volume") == [Outcome.PENDING]
+
+
+async def test_a_yes_from_another_user_under_the_same_id_runs_nothing(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """The admin is asked to confirm 70 under "kitchen"; a member says "yes" under "kitchen"."""
+    member = await new_member(hass)
+    await _admin_asked_for_70(hass, hass_admin_user, fake)
+    fake.plan(planned())
+    fake.script(Reply("Yes to what?"))
+    await converse(hass, "yes", member, "kitchen")
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    assert Outcome.ALLOWED not in outcomes_of(hass, "set_volume")
+
+
+async def test_a_yes_in_a_new_chat_log_under_the_reused_id_runs_nothing(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
+) -> None:
+    """The admin is asked to confirm 70 under "kitchen"; the chat log expires; a new chat log
+    under "kitchen": "hello", then "yes" (its second turn, as the asking one was)."""
+    await _admin_asked_for_70(hass, hass_admin_user, fake)
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=6))
+    await hass.async_block_till_done()
+    fake.plan(planned(), planned())
+    fake.script(Reply("Hello."), Reply("Yes to what?"))
+    await converse(hass, "hello", hass_admin_user, "kitchen")
+    await converse(hass, "yes", hass_admin_user, "kitchen")
+    await hass.async_block_till_done()
+    assert emulator.state.volume == 30
+    assert Outcome.ALLOWED not in outcomes_of(hass, "set_volume")
