@@ -5,6 +5,7 @@ Each test asserts the safe outcome; a strict xfail is a break found (reason: the
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 import contextlib
 from datetime import timedelta
@@ -20,8 +21,10 @@ import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.linn.guard import Outcome
+from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
+from testing.ha.assist_api import assist, call as assist_call
 from testing.ha.injected_titles import show_title
 from testing.helpers import wait_for
 
@@ -233,3 +236,34 @@ async def test_a_yes_in_a_new_chat_log_under_the_reused_id_runs_nothing(
     await hass.async_block_till_done()
     assert emulator.state.volume == 30
     assert Outcome.ALLOWED not in outcomes_of(hass, "set_volume")
+
+
+async def test_two_approvals_of_one_request_at_once_run_it_once(
+    hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator
+) -> None:
+    """A member's set_volume_limit 50 waits; the admin's card and phone approve it at once
+    (two linn.approve calls racing): it runs once, the other answer is refused."""
+    member = await new_member(hass)
+    api = await assist(hass, member)
+    result = await assist_call(api, "set_volume_limit", player=PLAYER, limit=50)
+    assert str(result.data.get("error", "")).startswith("Needs approval"), result.data
+    request_id = str(result.data["request_id"])
+    await hass.async_block_till_done()
+
+    async def approve() -> Any:
+        return await hass.services.async_call(
+            "linn",
+            "approve",
+            {"request_id": request_id},
+            blocking=True,
+            return_response=True,
+            context=Context(user_id=hass_admin_user.id),
+        )
+
+    answers = await asyncio.gather(approve(), approve(), return_exceptions=True)
+    await hass.async_block_till_done()
+    approved = [a for a in answers if isinstance(a, dict) and a.get("outcome") == "approved"]
+    assert len(approved) == 1, answers
+    assert emulator.state.volume_limit == 50
+    records = hass.data[DATA_GUARD].guard.audit.records
+    assert [r.outcome for r in records if r.outcome is Outcome.APPROVED] == [Outcome.APPROVED]
