@@ -310,7 +310,7 @@ def _responder(recorded: Any) -> Reply:
 def _stalled_planner(recorded: Any) -> Any:
     """A's plan stalls and fails (NoPlan); every other turn plans no change."""
     if A_TEXT in recorded.raw_body.decode():
-        return Stall(2.0)
+        return Stall(5.0)
     return planned()
 
 
