@@ -23,7 +23,9 @@ class TaintBook:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._taint: dict[tuple[str | None, str | None], tuple[int, float]] = {}
+        self._taint: dict[tuple[str | None, str | None], float] = {}
+        """When each turn read device text: per (conversation, the turn's own utterance);
+        without a conversation, per (None, user)."""
         self._taint_sweep_at = 64
         self._tainted_conversations: dict[str, float] = {}
         self._conversations_that_read: dict[str, float] = {}
@@ -38,16 +40,21 @@ class TaintBook:
 
     @staticmethod
     def _key(caller: Caller, turn: Turn) -> tuple[str | None, str | None]:
-        return (turn.conversation_id, None if turn.conversation_id else caller.user_id)
+        if turn.conversation_id is None:
+            return (None, caller.user_id)
+        # Per utterance, not per turn index: two turns at once under one conversation id,
+        # or a new chat log under a reused id, share an index (review 47). A turn with no
+        # utterance of its own (an approval's re-check) keeps the index.
+        return (turn.conversation_id, turn.utterance_id or f"#{turn.index}")
 
     def mark(self, caller: Caller, turn: Turn, *, read: bool, this_turn: bool = True) -> None:
         """Device text reached the model: by a read (`read`), or in a change's result."""
         now = self.clock().timestamp()
         if len(self._taint) > self._taint_sweep_at:
-            self._taint = {k: v for k, v in self._taint.items() if now - v[1] < TAINT_KEEP_SECONDS}
+            self._taint = {k: at for k, at in self._taint.items() if now - at < TAINT_KEEP_SECONDS}
             self._taint_sweep_at = max(64, 2 * len(self._taint))
         if this_turn:
-            self._taint[self._key(caller, turn)] = (turn.index, now)
+            self._taint[self._key(caller, turn)] = now
         if turn.conversation_id is None and read:
             self._untied_reads = {
                 user: at
@@ -98,10 +105,9 @@ class TaintBook:
 
     def is_tainted(self, caller: Caller, turn: Turn) -> bool:
         """True when this turn (or, without a conversation, the last minutes) read device text."""
-        marked = self._taint.get(self._key(caller, turn))
-        if marked is None:
+        at = self._taint.get(self._key(caller, turn))
+        if at is None:
             return False
-        index, at = marked
         if turn.conversation_id is None:
             return self.clock().timestamp() - at < UNTIED_TAINT_SECONDS
-        return index == turn.index
+        return True

@@ -1,10 +1,10 @@
 """Break-it review 47 (branch break47): the taint book, the service gate, the yes, memory.
 
-Each test asserts the safe outcome; a strict xfail is a break found (reason: the break).
-The three breaks share one cause: TaintBook keeps one (turn index, time) per conversation id
-(guard/taint.py, mark and is_tainted), so a later turn under the same id that reads device
-text overwrites the index of a turn still running that read it, and that turn is no longer
-"read here" (it may ask a yes, and loses the tainted_turn risk signal).
+Each test asserts the safe outcome. The three breaks found shared one cause, now fixed:
+TaintBook kept one (turn index, time) per conversation id, so a later turn under the same id
+that read device text overwrote the index of a turn still running that had read it, and that
+turn was no longer "read here" (it could ask a yes, and lost the tainted_turn risk signal).
+A turn's taint is now kept per utterance (Turn.utterance_id), as its plan is.
 """
 
 from __future__ import annotations
@@ -113,11 +113,6 @@ async def test_control_a_yes_is_not_asked_in_the_other_agents_turn_that_read_the
     assert emulator.state.volume == 30
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="break: a later turn under the same conversation id re-marks the taint with its "
-    "own turn index; the turn that read the title is no longer is_tainted and asks the yes",
-)
 async def test_a_concurrent_turn_under_the_same_id_does_not_clear_the_read_turns_taint(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
@@ -183,11 +178,6 @@ async def test_control_a_jump_in_the_other_agents_turn_that_read_the_title_is_re
     assert emulator.state.volume == 10
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="break: a later turn's read under the same id re-marks the taint; the read turn "
-    "loses its tainted_turn risk signal and a 10 -> 35 jump runs without a yes",
-)
 async def test_a_concurrent_turn_under_the_same_id_does_not_drop_the_tainted_turn_signal(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
@@ -363,11 +353,6 @@ async def test_control_no_plan_after_a_read_asks_no_yes_in_that_turn(
     assert outcomes_of(hass, "standby") == [Outcome.DENIED]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="break: turns under the same id meanwhile re-mark the taint with index 2; the turn "
-    "that read the injected standby title (index 1) asks a yes for it, and the yes runs it",
-)
 async def test_turns_meanwhile_under_the_same_id_let_the_read_turn_ask_for_the_titles_standby(
     hass: HomeAssistant, hass_admin_user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
