@@ -32,6 +32,17 @@ def outcomes_of(hass: HomeAssistant, tool: str) -> list[Outcome]:
     return [r.outcome for r in hass.data[DATA_GUARD].guard.audit.records if r.tool == tool]
 
 
+def tool_results(recorded: Any) -> int:
+    """How many tool results a recorded Messages request carries (a model's turn so far)."""
+    return sum(
+        1
+        for message in recorded.body["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    )
+
+
 def conversation_input(
     text: str, context: Context, agent_id: str, device_id: str | None = None
 ) -> conversation.ConversationInput:
@@ -50,13 +61,18 @@ def conversation_input(
 
 @contextlib.asynccontextmanager
 async def assist_in_chat_log(
-    hass: HomeAssistant, text: str, context: Context, device_id: str | None = None
+    hass: HomeAssistant,
+    text: str,
+    context: Context,
+    device_id: str | None = None,
+    conversation_id: str | None = None,
 ) -> AsyncIterator[llm.APIInstance]:
     """The Assist API of a turn of the default agent saying `text`, inside its chat log (as
-    an agent's tool calls run): what a model calls through it runs in that conversation."""
+    an agent's tool calls run): what a model calls through it runs in that conversation
+    (a new one, or `conversation_id`)."""
     user_input = conversation_input(text, context, "conversation.home_assistant", device_id)
     with (
-        chat_session.async_get_chat_session(hass) as session,
+        chat_session.async_get_chat_session(hass, conversation_id) as session,
         conversation.async_get_chat_log(hass, session, user_input),
     ):
         yield await llm.async_get_api(
@@ -70,6 +86,26 @@ async def assist_in_chat_log(
                 device_id=device_id,
             ),
         )
+
+
+@contextlib.asynccontextmanager
+async def other_agent_turn(
+    hass: HomeAssistant, text: str, user: User, conversation_id: str
+) -> AsyncIterator[Callable[[str, dict[str, Any]], Awaitable[Any]]]:
+    """A turn of another agent (the default agent's chat log, the Assist API) saying `text`
+    under `conversation_id`: yields call(tool, arguments), as that agent's model calls the
+    Linn tools (named without their API's prefix)."""
+    async with assist_in_chat_log(
+        hass, text, Context(user_id=user.id), conversation_id=conversation_id
+    ) as api:
+        names = {tool.name.rsplit("__", 1)[-1]: tool.name for tool in api.tools}
+
+        async def call(tool: str, arguments: dict[str, Any]) -> Any:
+            return await api.async_call_tool(
+                llm.ToolInput(tool_name=names[tool], tool_args=arguments)
+            )
+
+        yield call
 
 
 async def mcp_api(
