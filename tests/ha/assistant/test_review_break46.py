@@ -31,7 +31,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.ha.injected_titles import show_title
 from testing.helpers import wait_for
 
-from .audit_views import new_member, other_agent_turn, outcomes_of
+from .audit_views import new_member, other_agent_turn, outcomes_of, tool_results
 from .chat import PLAYER, converse, speech
 
 pytestmark = pytest.mark.usefixtures("assistant")

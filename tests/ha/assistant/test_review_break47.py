@@ -38,7 +38,7 @@ from testing.ha.assist_api import assist, call as assist_call
 from testing.ha.injected_titles import show_title
 from testing.helpers import wait_for
 
-from .audit_views import new_member, other_agent_turn, outcomes_of
+from .audit_views import new_member, other_agent_turn, outcomes_of, tool_results
 from .chat import AGENT, PLAYER, converse
 
 pytestmark = pytest.mark.usefixtures("assistant")
