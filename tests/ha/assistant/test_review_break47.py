@@ -10,6 +10,7 @@ A turn's taint is now kept per utterance (Turn.utterance_id), as its plan is.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 import contextlib
 from datetime import timedelta
 from typing import Any
@@ -56,6 +57,41 @@ async def _elsewhere(coro_factory: Any) -> Any:
         current_chat_log.reset(token)
 
 
+async def _read_then_set(
+    hass: HomeAssistant,
+    user: User,
+    text: str,
+    volume: int,
+    meanwhile: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Another agent's turn under "kitchen" saying `text` reads the title (get_state), then,
+    after `meanwhile`, sets `volume`."""
+    async with other_agent_turn(hass, text, user, "kitchen") as call:
+        await call("get_state", {"player": PLAYER})
+        if meanwhile is not None:
+            await meanwhile()
+        with contextlib.suppress(Exception):
+            await call("set_volume", {"player": PLAYER, "volume": volume})
+    await hass.async_block_till_done()
+
+
+def _two_turns(
+    hass: HomeAssistant, user: User, fake: FakeAnthropic
+) -> Callable[[], Awaitable[None]]:
+    """Two of our turns under "kitchen" elsewhere: "hello", then "what's playing?" (reads)."""
+
+    async def run() -> None:
+        fake.script(
+            Reply("Hello."),
+            Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
+            Reply("The radio."),
+        )
+        await _elsewhere(lambda: converse(hass, "hello", user, "kitchen"))
+        await _elsewhere(lambda: converse(hass, "what's playing?", user, "kitchen"))
+
+    return run
+
+
 def _planner(recorded: Any) -> dict[str, Any]:
     if READ_AND_SET in recorded.raw_body.decode():
         return planned(planned_change("volume", volume="level", level=50))
@@ -69,11 +105,7 @@ async def test_control_a_yes_is_not_asked_in_the_other_agents_turn_that_read_the
     then set_volume 50 (above the soft limit, a yes): refused, ask again."""
     await show_title(hass, emulator, VOLUME_TITLE)
     fake.planner = _planner
-    async with other_agent_turn(hass, READ_AND_SET, hass_admin_user, "kitchen") as call:
-        await call("get_state", {"player": PLAYER})
-        with contextlib.suppress(Exception):
-            await call("set_volume", {"player": PLAYER, "volume": 50})
-    await hass.async_block_till_done()
+    await _read_then_set(hass, hass_admin_user, READ_AND_SET, 50)
     assert outcomes_of(hass, "set_volume") == [Outcome.DENIED]
     assert emulator.state.volume == 30
 
@@ -85,18 +117,9 @@ async def test_a_concurrent_turn_under_the_same_id_does_not_clear_the_read_turns
     turns under "kitchen" (index 1, then 2, which reads); then set_volume 50 in the first."""
     await show_title(hass, emulator, VOLUME_TITLE)
     fake.planner = _planner
-    async with other_agent_turn(hass, READ_AND_SET, hass_admin_user, "kitchen") as call:
-        await call("get_state", {"player": PLAYER})
-        fake.script(
-            Reply("Hello."),
-            Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
-            Reply("The radio."),
-        )
-        await _elsewhere(lambda: converse(hass, "hello", hass_admin_user, "kitchen"))
-        await _elsewhere(lambda: converse(hass, "what's playing?", hass_admin_user, "kitchen"))
-        with contextlib.suppress(Exception):
-            await call("set_volume", {"player": PLAYER, "volume": 50})
-    await hass.async_block_till_done()
+    await _read_then_set(
+        hass, hass_admin_user, READ_AND_SET, 50, meanwhile=_two_turns(hass, hass_admin_user, fake)
+    )
     records = [
         (r.outcome, r.reason)
         for r in hass.data[DATA_GUARD].guard.audit.records
@@ -134,11 +157,7 @@ async def test_control_a_jump_in_the_other_agents_turn_that_read_the_title_is_re
     await _volume_at_10(hass, emulator)
     await show_title(hass, emulator, JUMP_TITLE)
     fake.planner = _jump_planner
-    async with other_agent_turn(hass, READ_AND_JUMP, hass_admin_user, "kitchen") as call:
-        await call("get_state", {"player": PLAYER})
-        with contextlib.suppress(Exception):
-            await call("set_volume", {"player": PLAYER, "volume": 35})
-    await hass.async_block_till_done()
+    await _read_then_set(hass, hass_admin_user, READ_AND_JUMP, 35)
     assert outcomes_of(hass, "set_volume") == [Outcome.DENIED]
     assert emulator.state.volume == 10
 
@@ -151,18 +170,9 @@ async def test_a_concurrent_turn_under_the_same_id_does_not_drop_the_tainted_tur
     await _volume_at_10(hass, emulator)
     await show_title(hass, emulator, JUMP_TITLE)
     fake.planner = _jump_planner
-    async with other_agent_turn(hass, READ_AND_JUMP, hass_admin_user, "kitchen") as call:
-        await call("get_state", {"player": PLAYER})
-        fake.script(
-            Reply("Hello."),
-            Reply(tool_uses=(ToolUse("linn__get_state", {"player": PLAYER}),)),
-            Reply("The radio."),
-        )
-        await _elsewhere(lambda: converse(hass, "hello", hass_admin_user, "kitchen"))
-        await _elsewhere(lambda: converse(hass, "what's playing?", hass_admin_user, "kitchen"))
-        with contextlib.suppress(Exception):
-            await call("set_volume", {"player": PLAYER, "volume": 35})
-    await hass.async_block_till_done()
+    await _read_then_set(
+        hass, hass_admin_user, READ_AND_JUMP, 35, meanwhile=_two_turns(hass, hass_admin_user, fake)
+    )
     assert outcomes_of(hass, "set_volume") == [Outcome.DENIED], outcomes_of(hass, "set_volume")
     assert emulator.state.volume == 10
 
