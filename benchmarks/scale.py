@@ -4,7 +4,8 @@ One Home Assistant core in this process (as for --compare), the emulated streame
 separate process (benchmarks/devices.py), so this process's CPU time is Home
 Assistant's. For each size N (default 1, 10, 50) our entries for the first N streamers are
 loaded, then: traced memory of setting them up, CPU per minute idle and with RATE front-panel
-changes per second on every streamer, and device change -> HA state latency. A PNG draws
+changes per second on every streamer, device change -> HA state latency, and our code's CPU
+per event without the wake-up against a bare state write (benchmarks/hot_path.py). A PNG draws
 each figure against N with the line a linear growth from N=1 would follow.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import sys
 from typing import Any
 
+from benchmarks.hot_path import hot_path
 from benchmarks.sides import DeviceProcess, Side, add_profile_arguments, measure_loaded
 from benchmarks.stats import record, results_head, save_figure
 
@@ -25,6 +27,7 @@ async def measure(
 ) -> dict[str, Any]:
     """Every figure at one size."""
     result = await measure_loaded(hass, side, devices, count, args)
+    result["hot_path"] = await hot_path(hass, side.entries[0], side.entity_ids[0])
     await side.unload()
     return result
 
@@ -80,6 +83,9 @@ def rows(results: dict[str, Any]) -> list[dict[str, float]]:
             "vs_floor": r["load"]["cpu_vs_ha_floor"],
             "push_floor_ms": r["ha_floor"]["push"]["cpu_ms_per_event"],
             "vs_push_floor": r["load"]["cpu_vs_push_floor"],
+            "hot_us": r["hot_path"]["cpu_us_per_event"],
+            "hot_floor_us": r["hot_path"]["floor_cpu_us_per_write"],
+            "hot_vs_floor": r["hot_path"]["vs_floor"],
             "load_start": r["loadavg_start"][0],
             "load_end": r["loadavg_end"][0],
         }
@@ -97,7 +103,7 @@ def print_table(results: dict[str, Any]) -> None:
     print(
         f"{'N':>3} {'KiB':>8} {'x lin':>6} {'cpu idle':>9} {'cpu load':>9} {'x lin':>6} "
         f"{'p50 ms':>8} {'p99 ms':>8} {'n':>4} {'ms/event':>9} {'floor ms':>9} {'x floor':>8} "
-        f"{'push ms':>8} {'x push':>7} {'load':>10}"
+        f"{'push ms':>8} {'x push':>7} {'code us':>8} {'write us':>8} {'x write':>7} {'load':>10}"
     )
     for row in rows(results):
         print(
@@ -106,6 +112,7 @@ def print_table(results: dict[str, Any]) -> None:
             f"{row['cpu_load_vs_linear']:>6.2f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
             f"{row['n']:>4.0f} {row['cpu_ms_per_event']:>9.3f} {row['floor_ms']:>9.3f} "
             f"{row['vs_floor']:>8.2f} {row['push_floor_ms']:>8.3f} {row['vs_push_floor']:>7.2f} "
+            f"{row['hot_us']:>8.1f} {row['hot_floor_us']:>8.1f} {row['hot_vs_floor']:>7.2f} "
             f"{row['load_start']:>4.1f}->{row['load_end']:<4.1f}"
         )
     for n, r in results["sizes"].items():
