@@ -103,7 +103,7 @@ class LinnEntity(Entity):
 
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
-        if self.relevant_services is not None and not changed & self.relevant_services:
+        if self.relevant_services is not None and changed.isdisjoint(self.relevant_services):
             return
         if not self._write_pending:
             # Tested now, not in a callback: a change this entity does not show (a volume

@@ -38,6 +38,10 @@ from .player.state import PlayerStateEntity
 from .service_gate import ServiceCallContext, gated, member_names
 
 _LOGGER = logging.getLogger(__name__)
+
+_GROUP_SERVICES = frozenset({Service.RECEIVER, Service.SENDER})
+_TIME_ONLY = frozenset({Service.TIME})
+
 CLAMP_QUIET = 5.0
 """Seconds after a clamp in which further clamps to the same limit are not logged again: a
 slider drag sends several volumes, and a drag is one clamp."""
@@ -85,9 +89,9 @@ class LinnMediaPlayer(ServiceCallContext, PlayerStateEntity):
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
         self._update_shown(changed)
-        if changed & {Service.RECEIVER, Service.SENDER}:
+        if not changed.isdisjoint(_GROUP_SERVICES):
             async_dispatcher_send(self.hass, SIGNAL_GROUPS_CHANGED)
-        if changed == frozenset({Service.TIME}):
+        if changed == _TIME_ONLY:
             if not self._track_position(force=False):
                 return  # normal playback progress: HA extrapolates, no state write
         else:  # e.g. paused or a new track: the last reported second is exact now
