@@ -3,8 +3,8 @@
     python -m benchmarks.wakeup [--rate 50] [--batch 1] [--seconds 20]
 
 Another process writes `batch` short LPEC event lines every 1/rate s into a socket; this
-process only reads them (asyncio StreamReader.readline, as the integration's reader waits on
-its socket) and reports its own CPU (process_time: user and system) per line. With one line
+process only reads them (asyncio StreamReader.readline, as the integration read LPEC until
+1e9acfc) and reports its own CPU (process_time: user and system) per line. With one line
 per wake-up this is what any pushed event costs before any parsing or state write.
 """
 
