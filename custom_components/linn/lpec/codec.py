@@ -212,8 +212,23 @@ def _parse_error(match: re.Match[str]) -> Error:
     return Error(code, text)
 
 
+# An EVENT that tokenize reads as its plain reading too: single spaces, unquoted numbers and
+# names, values without a quote inside (so the first quote ends each, at a space or the end).
+_SIMPLE_EVENT_RE = re.compile(r'EVENT ([0-9]+) ([0-9]+)((?: [^\s"]+ "[^"]*+")*+)')
+_PAIR_RE = re.compile(r' ([^\s"]+) "([^"]*+)"')
+
+
 def parse_device_line(line: str) -> DeviceMessage | None:
     """Parse one message sent by a device; None for a blank one."""
+    if (event := _SIMPLE_EVENT_RE.fullmatch(line)) is not None:
+        sid, sequence, pairs = event.groups()
+        variables = {name: unescape(value) for name, value in _PAIR_RE.findall(pairs)}
+        return Event(int(sid), int(sequence), variables)
+    return _parse_device_line(line)
+
+
+def _parse_device_line(line: str) -> DeviceMessage | None:
+    """parse_device_line's general path: any line."""
     # The ERROR pattern only where it may match: a blank, a tab or "ERROR" first.
     if (line[:1] in _BLANKS or line[:5].upper() == "ERROR") and (
         error := _ERROR_RE.match(line)

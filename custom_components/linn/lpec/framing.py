@@ -24,6 +24,11 @@ _IN_QUOTE_RE = re.compile(rb'["\xc0-\xff]')
 """What matters inside a quoted value: a quote, or a byte that starts a multi-byte run."""
 _SPECIAL_RE = re.compile(rb'["\x80-\xff]')
 _CONTENT_ESCAPES = {'"': "&quot;", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_SIMPLE_LINE_RE = re.compile(rb'([^"\r\n]*+(?:"[^"\r\n]*+"(?=[ \t\r\n])[^"\r\n]*+)*+)\r?\n')
+"""A whole line (LF or CRLF) whose every quote closes before its end: framed as it is.
+
+An ERROR's line end is then the same, and if it decodes as UTF-8 no raw run after a lead
+byte held a quote or a line break, so `_quoted_end` would have ended it there too."""
 
 
 class MessageTooLongError(LpecConnectionError):
@@ -53,8 +58,24 @@ class MessageFramer:
         """Add bytes; return the messages they complete (blank ones included, as "")."""
         if self.broken is not None:
             return []
-        self._buffer += data
+        if self._buffer:
+            return self._feed(data, [])
+        # The common case, e.g. one EVENT per read: whole simple lines, nothing pending.
         messages: list[str] = []
+        position = 0
+        while (line := _SIMPLE_LINE_RE.match(data, position)) is not None:
+            try:
+                messages.append(line.group(1).decode())
+            except UnicodeDecodeError:
+                break  # not UTF-8: decode_message's Latin-1 rules, and maybe other framing
+            position = line.end()
+        if position == len(data):
+            return messages
+        return self._feed(data[position:], messages)
+
+    def _feed(self, data: bytes, messages: list[str]) -> list[str]:
+        """The general path: any bytes, any state; `messages` are those framed before."""
+        self._buffer += data
         try:
             while (message := self._next()) is not None:
                 messages.append(message)
