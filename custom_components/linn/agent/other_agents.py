@@ -14,9 +14,12 @@ import asyncio
 from collections.abc import Callable
 
 from homeassistant.core import HomeAssistant
+from homeassistant.util.hass_dict import HassKey
 
+from ..const import DOMAIN
 from ..guard import Caller, Turn
 from ..guard.plan import NoPlan, Plan
+from ..guard.turn_plans import PlanStarter
 from ..tools.ha_adapter import DATA_GUARD
 from .const import CONF_MODEL, option
 from .planner import async_plan_counted, planning_request
@@ -24,28 +27,35 @@ from .runtime import AssistantConfigEntry
 from .usage import exceeded_budget
 
 OTHER_AGENT_PLANS = "other_agent_plans"
+_PLANNERS: HassKey[list[PlanStarter]] = HassKey(f"{DOMAIN}_other_agent_planners")
+"""The loaded entries' starters, oldest first: the first plans other agents' turns."""
 NO_PLAN_BUDGET = "budget"
 
 
 def async_plan_other_agents(hass: HomeAssistant, entry: AssistantConfigEntry) -> Callable[[], None]:
     """Plan other agents' turns with this entry's model, unless another entry does.
 
-    Returns the undo, for the entry's unload.
+    The entries loaded later wait in line: when the planning one unloads, the next loaded
+    one plans (review 49: other agents' turns were left to the word rules while an entry
+    was still loaded). Returns the undo, for the entry's unload.
     """
     plans = hass.data[DATA_GUARD].plans
-    if plans.starter is not None:
-        return lambda: None
+    line = hass.data.setdefault(_PLANNERS, [])
 
     def start(turn: Turn, utterance: str, caller: Caller) -> asyncio.Future[Plan | NoPlan]:
         return hass.async_create_task(
             _async_plan(hass, entry, turn, utterance, caller), "linn other agent's plan"
         )
 
-    plans.starter = start
+    line.append(start)
+    if plans.starter is None:
+        plans.starter = start
 
     def undo() -> None:
+        if start in line:
+            line.remove(start)
         if plans.starter is start:
-            plans.starter = None
+            plans.starter = line[0] if line else None
 
     return undo
 

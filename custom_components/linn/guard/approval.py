@@ -20,6 +20,7 @@ from .execute import Executor
 from .handler import InvalidArgument, ToolHandler
 from .limits import RateLimiter
 from .messages import (
+    MSG_ASK_AGAIN,
     MSG_FORGED,
     MSG_NOT_ADMIN,
     MSG_ONE_AT_A_TIME,
@@ -93,6 +94,11 @@ class Approvals(Executor):
         # this very chat log asked about it (not a new log under a reused conversation id)
         asked = request.request_id in call.turn.asked and request.log_id == call.turn.log_id
         if call.turn.index == request.turn + 1 and answer is Answer.YES and asked:
+            if self._asked_after_device_text(request, call.caller):
+                taken = self.pending.take(request.request_id, approve=False)
+                self._resolved(taken, Outcome.DENIED, call.caller)
+                attempt.notes.append(f"request {taken.request_id}: device text read after asking")
+                return self._finish(attempt, Outcome.DENIED, MSG_ASK_AGAIN, request=taken)
             if (now := policy_now()) > Policy.CONFIRM:
                 taken = self.pending.take(request.request_id, approve=False)
                 self._resolved(taken, Outcome.DENIED, call.caller)
@@ -110,6 +116,18 @@ class Approvals(Executor):
             return self._finish(attempt, Outcome.DENIED, MSG_SAID_NO, request=taken)
         attempt.notes.append(f"request {taken.request_id} lapsed without a yes")
         return None
+
+    def _asked_after_device_text(self, request: PendingRequest, caller: Caller) -> bool:
+        """The turn that asked read device text after it asked (review 49).
+
+        No request is opened in a turn that has read device text (checks.py); one read after
+        it lets the text word the model's question ("shall I turn it down?") that the yes
+        answers, so the yes confirms nothing: the user asks again in a turn of their own.
+        """
+        asking = Turn(
+            request.conversation_id, index=request.turn, utterance_id=request.utterance_id
+        )
+        return self.taint.is_tainted(caller, asking)
 
     def _confirmed_by(
         self, call: ToolCall, policy: Policy, attempt: Attempt
@@ -163,6 +181,7 @@ class Approvals(Executor):
                 expiry=settings.approval_expiry if settings is not None else None,
                 agent_id=attempt.caller.agent_id,
                 log_id=attempt.turn.log_id,
+                utterance_id=attempt.turn.utterance_id,
             )
         except PendingError as err:
             return self._finish(attempt, Outcome.DENIED, f"Denied: {err.reason}")

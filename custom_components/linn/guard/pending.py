@@ -77,6 +77,9 @@ class PendingRequest:
     """The agent that made the call: its own settings (notify targets) apply too."""
     log_id: str | None = None
     """The chat log instance it was asked in: only a yes in that same log confirms it."""
+    utterance_id: str | None = None
+    """The utterance of the turn that asked (its taint: device text read after the question
+    was asked means the yes answers a question the text may have worded)."""
     secret: str = field(default_factory=new_secret, repr=False)
     """A random token only the admin's actionable notification carries (never shown)."""
 
@@ -106,6 +109,7 @@ class PendingRequest:
             status=PendingStatus(data.get("status", PendingStatus.OPEN)),
             agent_id=data.get("agent_id"),
             log_id=data.get("log_id"),
+            utterance_id=data.get("utterance_id"),
             # stored before requests had one: a fresh secret, so an old button never works
             secret=str(data.get("secret") or new_secret()),
         )
@@ -182,6 +186,7 @@ class PendingBook:
         expiry: timedelta | None = None,
         agent_id: str | None = None,
         log_id: str | None = None,
+        utterance_id: str | None = None,
     ) -> PendingRequest:
         """Open a request; PendingError when the user already has too many open."""
         open_for_user = [r for r in self.open_requests() if r.user_id == user_id]
@@ -202,6 +207,7 @@ class PendingBook:
             entity_ids=entity_ids,
             agent_id=agent_id,
             log_id=log_id,
+            utterance_id=utterance_id,
         )
         self._keep(request)
         return request
