@@ -103,15 +103,8 @@ class LinnEntity(Entity):
 
     @callback
     def _on_device_change(self, changed: frozenset[Service]) -> None:
-        if self.relevant_services is not None and changed.isdisjoint(self.relevant_services):
-            return
-        if not self._write_pending:
-            # Tested now, not in a callback: a change this entity does not show (a volume
-            # event, for the volume limit) schedules nothing. The key must be cheap.
-            shown = self.shown_key()
-            if shown is not None and shown == self._shown_written:
-                return
-        self.async_schedule_shown_write()
+        if self.relevant_services is None or not changed.isdisjoint(self.relevant_services):
+            self.async_write_if_shown_changed()
 
     @callback
     def _on_availability(self, _available: bool) -> None:
@@ -120,35 +113,26 @@ class LinnEntity(Entity):
     relevant_services: frozenset[Service] | None = None
     """Services whose changes affect this entity; None means all."""
 
-    _write_pending = False
     _shown_written: object = _NOTHING_WRITTEN
 
     @callback
-    def async_schedule_shown_write(self) -> None:
-        """Write the state once, after every event of this loop iteration has applied.
+    def async_write_if_shown_changed(self) -> None:
+        """Write the state unless nothing Home Assistant shows has changed since the last write.
 
-        Several events read together (one TCP read, or several sockets ready at once) make
-        one write that shows the last value of each; none is lost, since the write reads
-        the device's state as it is when it runs.
+        The device tells its listeners once per read of its socket, after every event of
+        that read has applied: several events that arrive together make one write, which
+        shows the last value of each.
         """
-        if not self._write_pending:
-            self._write_pending = True
-            self.hass.loop.call_soon(self._async_write_if_shown_changed)
-
-    @callback
-    def _async_write_if_shown_changed(self) -> None:
-        self._write_pending = False
         shown = self.shown_key()
         if shown is not None and shown == self._shown_written:
-            return  # nothing Home Assistant shows has changed since the last write
+            return
         self._shown_written = shown
         self.async_write_ha_state()
 
     def shown_key(self) -> object:
         """Everything of the device's state this entity shows, compared with ==.
 
-        The base class's change listener also compares it on every relevant event, before
-        scheduling a write: keep it cheap to compute.
+        Compared on every relevant change: keep it cheap to compute.
 
         None (the default) writes on every relevant change. It may hold more than is shown
         (an extra write is harmless), never less (a change would not reach Home Assistant).

@@ -96,7 +96,7 @@ class LinnMediaPlayer(ServiceCallContext, PlayerStateEntity):
                 return  # normal playback progress: HA extrapolates, no state write
         else:  # e.g. paused or a new track: the last reported second is exact now
             self._track_position(force=True)
-        self.async_schedule_shown_write()
+        self.async_write_if_shown_changed()
 
     # --- volume -------------------------------------------------------------------
 

@@ -327,7 +327,8 @@ async def test_a_burst_of_events_ends_with_the_last_value_of_each(
     await hass.async_block_till_done()
     assert settled()
     assert written[-1] == (0.71, True, "TV")
-    assert len(written) <= 45  # no more writes than events; typically far fewer
+    # one write per read of the socket, not per event: the burst arrives in a read or two
+    assert len(written) <= 5
 
     # Each change made on its own reaches HA, also one back to a value shown before.
     for volume in (40, 41, 40):

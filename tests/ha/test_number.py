@@ -67,24 +67,24 @@ async def test_limit_is_a_config_number_that_the_player_obeys(
 
 
 @pytest.mark.usefixtures("loaded_entry")
-async def test_a_volume_change_schedules_nothing_for_the_limit(
+async def test_a_volume_change_writes_nothing_for_the_limit(
     hass: HomeAssistant, emulator: LinnEmulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 31: a volume event leaves the limit as shown, so it costs the number no
-    write and no callback; a limit change still reaches it."""
-    scheduled: list[LinnVolumeLimit] = []
-    original = LinnVolumeLimit.async_schedule_shown_write
+    """Issue 31: a volume event leaves the limit as shown, so it costs the number no state
+    write; a limit change still reaches it."""
+    written: list[LinnVolumeLimit] = []
+    original = LinnVolumeLimit.async_write_ha_state
 
     def counting(self: LinnVolumeLimit) -> None:
-        scheduled.append(self)
+        written.append(self)
         original(self)
 
-    monkeypatch.setattr(LinnVolumeLimit, "async_schedule_shown_write", counting)
+    monkeypatch.setattr(LinnVolumeLimit, "async_write_ha_state", counting)
     # The first event may write once (the add's write recorded no key); then none.
     emulator.panel.set_volume(31)
     await wait_for(lambda: hass.states.get(ENTITY_ID).attributes[ATTR_MEDIA_VOLUME_LEVEL] == 0.31)
     await hass.async_block_till_done()
-    scheduled.clear()
+    written.clear()
     for volume in (32, 33, 34):
         emulator.panel.set_volume(volume)
         await wait_for(
@@ -93,12 +93,12 @@ async def test_a_volume_change_schedules_nothing_for_the_limit(
             )
         )
     await hass.async_block_till_done()
-    assert scheduled == []
+    assert written == []
     assert hass.states.get(LIMIT).state == "80.0"
 
     emulator.panel.set_volume_limit(70)
     await wait_for(lambda: hass.states.get(LIMIT).state == "70.0")
-    assert len(scheduled) == 1
+    assert len(written) == 1
 
 
 async def test_no_number_without_the_config_service(hass: HomeAssistant) -> None:

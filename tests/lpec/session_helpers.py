@@ -41,6 +41,22 @@ class Recorder:
     def on_availability(self, available: bool) -> None:
         self.availability.append(available)
 
+    def on_read_done(self) -> None:
+        """Nothing to record."""
+
+
+class Quiet:
+    """A SessionHandler that ignores what the session reports."""
+
+    def on_event(self, path: str, event: Event) -> None:
+        """Not needed."""
+
+    def on_availability(self, available: bool) -> None:
+        """Not needed."""
+
+    def on_read_done(self) -> None:
+        """Not needed."""
+
 
 def lpec_tasks(name: str) -> list[asyncio.Task[object]]:
     return [t for t in asyncio.all_tasks() if t.get_name() == name and not t.done()]

@@ -19,6 +19,7 @@ from custom_components.linn.lpec.framing import MAX_MESSAGE_BYTES
 from linn_emulator import LinnEmulator
 from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer
+from tests.lpec.session_helpers import Quiet
 
 
 class Listener:
@@ -28,9 +29,12 @@ class Listener:
         self.closed: list[LpecConnectionError] = []
         self.alive: list[str] = []
         self.revoked: list[str] = []
+        self.handled: list[str] = []
+        """ALIVE's device names and "read done", in the order reported."""
 
     def on_alive(self, device: str, udn: str) -> None:
         self.alive.append(device)
+        self.handled.append(device)
 
     def on_byebye(self, device: str, udn: str) -> None:
         """Nothing to record."""
@@ -43,6 +47,9 @@ class Listener:
 
     def on_closed(self, error: LpecConnectionError) -> None:
         self.closed.append(error)
+
+    def on_read_done(self) -> None:
+        self.handled.append("read done")
 
 
 def deadline(seconds: float) -> float:
@@ -216,6 +223,46 @@ async def test_messages_before_the_end_of_a_chunk_are_handled_first(
         await server.wait_closed()
 
 
+async def test_the_listener_hears_once_after_each_read_that_its_messages_are_handled() -> None:
+    """Issue 31: one `on_read_done` after all messages of one read, not one per message (the
+    device tells its entities then: one state write per read)."""
+    second_chunk = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(GREETING)
+        await reader.readline()  # the blank line: the open is over
+        writer.write(b"ALIVE A a\r\nALIVE B b\r\nALIVE C c\r\n")
+        await writer.drain()
+        await second_chunk.wait()
+        writer.write(b"ALIVE D d\r\n")
+        await writer.drain()
+        await reader.read()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    try:
+        listener = Listener()
+        port = server.sockets[0].getsockname()[1]
+        async with asyncio.timeout(5):
+            conn = await LpecConnection.open("127.0.0.1", port, listener)
+            await wait_for(lambda: "C" in listener.alive)
+            second_chunk.set()
+            await wait_for(lambda: "D" in listener.alive)
+            await conn.close()
+        assert listener.handled == [
+            "MediaRenderer",  # behind ALIVE Ds in the greeting: queued, then handled at once
+            "read done",
+            "A",
+            "B",
+            "C",
+            "read done",
+            "D",
+            "read done",
+        ]
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 async def test_blank_lines_and_unknown_unsubscribe_are_ignored(
     emu: LinnEmulator, device: LinnDevice
 ) -> None:
@@ -237,14 +284,6 @@ async def test_blank_lines_and_unknown_unsubscribe_are_ignored(
 
 async def test_queued_command_times_out_waiting_for_the_slot(emu: LinnEmulator) -> None:
     """A command queued behind a slow one fails at its own deadline, unsent."""
-
-    class Quiet:
-        def on_event(self, path: str, event: Event) -> None:
-            """Not needed."""
-
-        def on_availability(self, available: bool) -> None:
-            """Not needed."""
-
     session = LpecSession("127.0.0.1", emu.port, ["Ds/Volume"], Quiet(), **FAST)
     await session.connect()
     try:

@@ -12,9 +12,9 @@ import asyncio
 import pytest
 
 from custom_components.linn.lpec import LinnDevice, LpecSession, LpecTimeoutError, Service
-from custom_components.linn.lpec.codec import Event
 from testing.helpers import wait_for
 from tests.lpec.helpers import FAST, ScriptedPeer, assert_no_lpec_tasks
+from tests.lpec.session_helpers import Quiet
 
 LOST = "ACTION Ds/Volume 1 SetVolume"
 SET_MUTE = 'ACTION Ds/Volume 1 SetMute "true"'
@@ -35,16 +35,6 @@ def swallows_set_volume(line: str) -> str | None:
     if line == "ACTION Ds/Product 1 Standby":  # the keepalive
         return 'RESPONSE "false"\r\n'
     return "RESPONSE\r\n"
-
-
-class Quiet:
-    """A SessionHandler that ignores what the session reports."""
-
-    def on_event(self, path: str, event: Event) -> None:
-        """Not needed."""
-
-    def on_availability(self, available: bool) -> None:
-        """Not needed."""
 
 
 async def test_command_right_after_a_lost_reply_gets_its_own_answer() -> None:

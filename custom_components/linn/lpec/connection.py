@@ -70,6 +70,9 @@ class ConnectionListener(Protocol):
     def on_closed(self, error: LpecConnectionError) -> None:
         """Handle the death of the connection; called once."""
 
+    def on_read_done(self) -> None:
+        """Every message of one read has been handled: a point to act on them together."""
+
 
 @dataclass(slots=True)
 class _Command:
@@ -255,13 +258,21 @@ class LpecConnection:
 
     def _start_reading(self) -> None:
         if not self._closed:  # e.g. closed by its opener at once
-            self._receiver.start(self._handle_line, self._reading_ended)
+            self._receiver.start(self._handle_lines, self._reading_ended)
 
     def _reading_ended(self, error: LpecConnectionError) -> None:
         if self._closed:
             return  # aborted first (e.g. closed here): its socket closing is no news
         _LOGGER.debug("LPEC connection ends: %s", error)
         self.abort(error)
+
+    def _handle_lines(self, lines: list[str]) -> None:
+        for line in lines:
+            self._handle_line(line)
+        try:
+            self._listener.on_read_done()
+        except Exception:
+            _LOGGER.exception("Connection listener failed")
 
     def _handle_line(self, line: str) -> None:
         if self._closed:
@@ -351,7 +362,7 @@ class _Receiver(asyncio.Protocol):
         self._error: Exception | None = None
         """Why reading ended, unless by EOF: a framing error or the socket's."""
         self._waiter: asyncio.Future[None] | None = None
-        self._handle: Callable[[str], None] | None = None
+        self._handle: Callable[[list[str]], None] | None = None
         self._on_end: Callable[[LpecConnectionError], None] | None = None
         self._lost = False
         self._paused = False
@@ -378,8 +389,8 @@ class _Receiver(asyncio.Protocol):
             self._ready.extend(messages)
             self._wake()
             return
-        for message in messages:
-            handle(message)
+        if messages:
+            handle(messages)
         if self._error is not None:
             self._end()
 
@@ -453,12 +464,16 @@ class _Receiver(asyncio.Protocol):
         return self._ready.popleft()
 
     def start(
-        self, handle: Callable[[str], None], on_end: Callable[[LpecConnectionError], None]
+        self, handle: Callable[[list[str]], None], on_end: Callable[[LpecConnectionError], None]
     ) -> None:
-        """Handle the queued messages, then every message as it arrives; report the end."""
-        ready = self._ready
-        while ready:
-            handle(ready.popleft())
+        """Handle the queued messages, then each read's messages as they arrive; report the end.
+
+        `handle` gets the messages of one read in one call, in order.
+        """
+        if self._ready:
+            queued = list(self._ready)
+            self._ready.clear()
+            handle(queued)
         self._handle = handle
         self._on_end = on_end
         if self._ended:

@@ -75,6 +75,8 @@ class LinnDevice(ListCommands):
         self.host = host
         self.port = port
         self._state = DeviceState()
+        self._untold: frozenset[Service] | None = None
+        """Services changed by events of the read being handled, not yet told."""
         self._listeners: list[StateListener] = []
         self._availability_listeners: list[AvailabilityListener] = []
         self._source_before_songcast: str | None = None
@@ -140,16 +142,25 @@ class LinnDevice(ListCommands):
     # --- SessionHandler -----------------------------------------------------------
 
     def on_event(self, path: str, event: Event) -> None:
-        """Apply an event to the state and tell the listeners."""
+        """Apply an event to the state; the listeners are told once the read is done."""
         service, changed = _CHANGED[path]  # the session only subscribes to Service paths
         new_state = apply_event(self._state, service, event.variables)
         if new_state is self._state:
             return
         self._state = new_state
-        self._notify(changed)
+        untold = self._untold
+        self._untold = changed if untold is None else untold | changed
+
+    def on_read_done(self) -> None:
+        """Tell the listeners once what the events of one read changed (one write each)."""
+        changed = self._untold
+        if changed is not None:
+            self._untold = None
+            self._notify(changed)
 
     def on_availability(self, available: bool) -> None:
         """Record which services answered and tell the availability listeners."""
+        self.on_read_done()  # changes applied before it are told first
         if available:
             self._versions.clear_refusals()  # the device may have new firmware after a reconnect
             self._update_services()

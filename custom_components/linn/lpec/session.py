@@ -37,6 +37,9 @@ class SessionHandler(Protocol):
     def on_availability(self, available: bool) -> None:
         """Report that the device became reachable (True) or was lost (False)."""
 
+    def on_read_done(self) -> None:
+        """Every event of one read has been passed on: a point to act on them together."""
+
 
 class SessionTimings(TypedDict, total=False):
     """LpecSession's timeouts and intervals, in seconds, for whoever passes them on."""
@@ -334,6 +337,10 @@ class LpecSession:
             self._initial_seen.add(path)
             self._initial_event.set()
         self._handler.on_event(path, event)
+
+    def on_read_done(self) -> None:
+        """Tell the handler that the events of one read have all been passed on."""
+        self._handler.on_read_done()
 
     def on_alive(self, device: str, udn: str) -> None:
         """Resubscribe what a sub-device lost when it comes back."""
