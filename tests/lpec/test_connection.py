@@ -223,6 +223,64 @@ async def test_messages_before_the_end_of_a_chunk_are_handled_first(
         await server.wait_closed()
 
 
+SMALL_LIMIT = 1000
+
+
+@pytest.mark.parametrize(
+    ("when", "reads", "handled_first"),
+    [
+        ("with the greeting", [b"ALIVE A a\r\nALIVE B b\r\nALIVE C c\r\n" + b"x" * 3000], []),
+        ("after the open", [b"ALIVE A a\r\nALIVE B b\r\nALIVE C c\r\n" + b"x" * 3000], []),
+        ("after the open", [b"ALIVE A a\r\nALIVE B", b" b\r\nALIVE C c\r\n" + b"x" * 3000], ["A"]),
+        (
+            "after the open",
+            [b"ALIVE A a\r\nALIVE B b\r\nALIVE C c\r\n" + b"x" * 600, b"x" * 600],
+            ["C"],
+        ),
+    ],
+    ids=["one-read-greeting", "one-read", "read-2-ends-messages", "tail-grows-in-read-2"],
+)
+async def test_messages_before_an_overlong_tail_in_the_same_read_are_handled_first(
+    monkeypatch: pytest.MonkeyPatch, when: str, reads: list[bytes], handled_first: list[str]
+) -> None:
+    """A read that completes messages and leaves more than the limit pending (no line end
+    yet): its messages are handled, then the connection ends once. Across two reads, the
+    first read's messages are handled before the second arrives. (A small limit: a read of
+    the event loop, 256 KiB at most, is larger than it, as it is not than 1 MiB.)"""
+    monkeypatch.setattr("custom_components.linn.lpec.connection.MAX_MESSAGE_BYTES", SMALL_LIMIT)
+    listener = AbortOnByeBye()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if when == "with the greeting":
+            writer.write(GREETING + b"".join(reads))
+        else:
+            writer.write(GREETING)
+            await reader.readline()  # the blank line: the open is over
+            for index, data in enumerate(reads):
+                if index:
+                    # The previous read was handled: this one is a read of its own.
+                    await wait_for(lambda name=handled_first[index - 1]: name in listener.alive)
+                writer.write(data)
+                await writer.drain()
+        await writer.drain()
+        await reader.read()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    try:
+        port = server.sockets[0].getsockname()[1]
+        async with asyncio.timeout(5):
+            conn = await LpecConnection.open("127.0.0.1", port, listener)
+            listener.conn = conn
+            await wait_for(lambda: bool(listener.closed))
+            await conn.close()
+        assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
+        assert len(listener.closed) == 1
+        assert "longer than 1000 bytes" in str(listener.closed[0])
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 async def test_the_listener_hears_once_after_each_read_that_its_messages_are_handled() -> None:
     """Issue 31: one `on_read_done` after all messages of one read, not one per message (the
     device tells its entities then: one state write per read)."""

@@ -19,7 +19,7 @@ from custom_components.linn.lpec.codec import (
     parse_device_line,
 )
 from custom_components.linn.lpec.errors import LpecError
-from custom_components.linn.lpec.framing import MessageFramer
+from custom_components.linn.lpec.framing import MessageFramer, MessageTooLongError
 
 # Pieces that meet the framing's and the tokenizer's every rule: quotes (closing or not),
 # backslash-quotes, CR/LF variants, tabs, entities, UTF-8, Latin-1 (with raw bytes after a
@@ -113,17 +113,18 @@ def test_parse_fast_path_matches_general(line: str) -> None:
 
 def _feed_general(framer: MessageFramer, chunk: bytes) -> list[str]:
     """`feed` without its fast path."""
-    return [] if framer.broken is not None else framer._feed(chunk, [])
+    return [] if framer.error() is not None else framer._feed(chunk, [])
 
 
 def _step(
     feed: Callable[[MessageFramer, bytes], list[str]], framer: MessageFramer, chunk: bytes
 ) -> tuple[object, ...]:
-    try:
-        outcome: object = feed(framer, chunk)
-    except LpecError as err:
-        outcome = (type(err), str(err))
-    return outcome, framer.broken, framer.pending
+    """What one chunk gives: its messages (feed never raises), why framing ended, if it
+    did (a broken quote, an overlong message), and the bytes left pending."""
+    messages = feed(framer, chunk)
+    error = framer.error()
+    ended = None if error is None else (type(error), str(error))
+    return messages, ended, framer.pending
 
 
 _LINE_BYTES = st.one_of(
@@ -145,3 +146,26 @@ def test_framing_fast_path_matches_general(stream: bytes, cuts: list[int], limit
     for start, stop in itertools.pairwise(bounds):
         chunk = stream[start:stop]
         assert _step(MessageFramer.feed, fast, chunk) == _step(_feed_general, general, chunk)
+
+
+@settings(max_examples=600)
+@given(
+    st.lists(_LINE_BYTES, min_size=1, max_size=6).map(b"".join),
+    st.lists(st.integers(min_value=0, max_value=400), max_size=6),
+    st.sampled_from([8, 30, 1024]),
+)
+def test_the_limit_only_ends_the_framing(stream: bytes, cuts: list[int], limit: int) -> None:
+    """Chunk by chunk, a framer with a limit gives what one without gives, up to and
+    including the chunk in which too much is pending (its messages before the overflow come
+    out); then nothing more."""
+    bounds = sorted({0, len(stream), *(cut for cut in cuts if cut < len(stream))})
+    limited, unlimited = MessageFramer(limit), MessageFramer(len(stream) + 1)
+    for start, stop in itertools.pairwise(bounds):
+        chunk = stream[start:stop]
+        ended = limited.error() is not None
+        messages = limited.feed(chunk)
+        expected = unlimited.feed(chunk)
+        assert messages == ([] if ended else expected)
+    error = limited.error()
+    if unlimited.error() is None and error is not None:
+        assert isinstance(error, MessageTooLongError)

@@ -15,6 +15,7 @@ from custom_components.linn.lpec.codec import (
 )
 from custom_components.linn.lpec.errors import LpecProtocolError
 from custom_components.linn.lpec.framing import (
+    BrokenQuoteError,
     MessageFramer,
     MessageReader,
     MessageTooLongError,
@@ -87,8 +88,8 @@ def test_an_unterminated_quote_without_another_quote_runs_to_the_limit() -> None
     """Inside quotes a line break is content: with no quote after it, only the limit ends it."""
     framer = MessageFramer(limit=200)
     assert framer.feed(b'EVENT 1 0 Volume "unterminated\r\nRESPONSE\r\nBYEBYE Ds uuid:x\r\n') == []
-    with pytest.raises(MessageTooLongError):
-        framer.feed(b"EVENT 0 4 Volume 44\r\n" * 10)
+    assert framer.feed(b"EVENT 0 4 Volume 44\r\n" * 10) == []
+    assert isinstance(framer.error(), MessageTooLongError)
 
 
 def test_a_value_line_that_only_resembles_a_header_stays_in_the_value() -> None:
@@ -106,11 +107,62 @@ def test_a_quote_followed_by_text_does_not_close_the_value() -> None:
     assert parse_device_line(message) == Response(('say "hi"-there', "C:\\"))
 
 
-def test_a_message_over_the_limit_raises() -> None:
+def test_a_message_over_the_limit_ends_the_framing() -> None:
     framer = MessageFramer(limit=100)
-    framer.feed(b'EVENT 0 1 Metadata "' + b"x" * 70)
-    with pytest.raises(MessageTooLongError):
-        framer.feed(b"y" * 40)
+    assert framer.feed(b'EVENT 0 1 Metadata "' + b"x" * 70) == []
+    assert framer.error() is None
+    assert framer.feed(b"y" * 40) == []
+    error = framer.error()
+    assert isinstance(error, MessageTooLongError)
+    assert str(error) == "message longer than 100 bytes"
+    assert framer.pending == 0
+
+
+@pytest.mark.parametrize(
+    "reads",
+    [
+        [b"ALIVE A a\r\nALIVE B b\r\n" + b"x" * 150],
+        [b"ALI", b"VE A a\r\nALIVE B b\r\n" + b"x" * 150],
+        [b"ALIVE A a\r\nALIVE B", b" b\r\n" + b"x" * 150],
+        [b'ALIVE A a\r\nEVENT 0 1 Metadata "' + b"x" * 150 + b'"\r\nALIVE B b\r\n' + b"y" * 150],
+    ],
+    ids=["one-read", "after-a-partial-one", "ending-a-partial-one", "after-a-long-one"],
+)
+def test_messages_completed_before_an_overlong_tail_in_the_same_read_come_out(
+    reads: list[bytes],
+) -> None:
+    """A read that completes messages and leaves more than the limit pending: the messages
+    come out (by the fast path or the general one), the overflow is recorded, not raised."""
+    framer = MessageFramer(limit=100)
+    messages: list[str] = []
+    for data in reads:
+        messages.extend(framer.feed(data))
+    assert [m for m in messages if m.startswith("ALIVE")] == ["ALIVE A a", "ALIVE B b"]
+    error = framer.error()
+    assert isinstance(error, MessageTooLongError)
+    assert "longer than 100 bytes" in str(error)
+    assert framer.pending == 0
+    assert framer.feed(b"ALIVE C c\r\n") == []  # where the next message starts is lost
+
+
+def test_a_tail_that_grows_past_the_limit_in_a_later_read_ends_the_framing() -> None:
+    """The messages of the first read came out with it; the read that overflows has none."""
+    framer = MessageFramer(limit=100)
+    assert framer.feed(b"ALIVE A a\r\n" + b"x" * 60) == ["ALIVE A a"]
+    assert framer.error() is None
+    assert framer.feed(b"x" * 60) == []
+    assert isinstance(framer.error(), MessageTooLongError)
+
+
+async def test_the_reader_returns_the_messages_before_an_overlong_tail_then_raises() -> None:
+    stream = asyncio.StreamReader()
+    reader = MessageReader(stream, limit=100)
+    stream.feed_data(b"ALIVE A a\r\nALIVE B b\r\n" + b"x" * 150)
+    assert await reader.read_batch() == ["ALIVE A a", "ALIVE B b"]
+    with pytest.raises(MessageTooLongError, match="longer than 100 bytes"):
+        await reader.read_batch()
+    with pytest.raises(MessageTooLongError):  # and again: nothing more is framed
+        await reader.read()
 
 
 def _ohnet_event(sid: int, seq: int, name: str, value: str) -> bytes:
@@ -202,8 +254,9 @@ def test_a_raw_quote_inside_a_value_breaks_the_framing() -> None:
         b'EVENT 0 4 Volume "44"\r\nEVENT 0 5 Volume "45"\r\n'
     )
     assert messages == ['EVENT 0 1 Volume "40"']
-    assert framer.broken is not None
-    assert "raw quote" in framer.broken
+    error = framer.error()
+    assert isinstance(error, BrokenQuoteError)
+    assert "raw quote" in str(error)
     assert framer.feed(b'RESPONSE "1"\r\n') == []  # nothing after it is trusted
 
 

@@ -36,7 +36,7 @@ from .errors import (
     LpecProtocolError,
     LpecTimeoutError,
 )
-from .framing import MAX_MESSAGE_BYTES, BrokenQuoteError, MessageFramer, MessageTooLongError
+from .framing import MAX_MESSAGE_BYTES, MessageFramer, MessageTooLongError
 from .ratelimit import RateLimitedLog
 
 _LOGGER = logging.getLogger(__name__)
@@ -349,7 +349,8 @@ class _Receiver(asyncio.Protocol):
     wait for ALIVE). From `start()` on, the queue is handled first, then each chunk's
     messages are handled in `data_received` itself, and the end of reading is reported
     once, after every message framed before it: an overlong message or a broken quote
-    (as raised by the framer), the device's EOF, or a socket error.
+    (as the framer reports, after the messages of the read that reached it), the device's
+    EOF, or a socket error.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
@@ -375,15 +376,8 @@ class _Receiver(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._ended:
             return
-        try:
-            messages = self._framer.feed(data)
-        except MessageTooLongError as err:
-            # Kept, maybe by the listener: without the traceback holding this chunk.
-            self._error = err.with_traceback(None)
-            messages = []
-        else:
-            if self._framer.broken is not None:
-                self._error = BrokenQuoteError(self._framer.broken)
+        messages = self._framer.feed(data)
+        self._error = self._framer.error()
         handle = self._handle
         if handle is None:
             self._ready.extend(messages)

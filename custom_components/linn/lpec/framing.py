@@ -1,7 +1,8 @@
 """Split the byte stream a device sends into messages: by quotes, not by lines.
 
-A message longer than `limit` bytes raises MessageTooLongError; a broken quote raises
-BrokenQuoteError. Why, and what ohNet writes (docs/protocol.md, "Framing").
+More than `limit` bytes of a message pending (MessageTooLongError) or a broken quote
+(BrokenQuoteError) ends the framing: `feed` returns the messages completed before it and
+`error()` tells why. Why, and what ohNet writes (docs/protocol.md, "Framing").
 """
 
 from __future__ import annotations
@@ -50,13 +51,17 @@ class MessageFramer:
         self._in_quote = False
         self._line_mode: bool | None = None
         """True for a message that ends at its line end whatever its quotes (ERROR)."""
-        self.broken: str | None = None
-        """Why the framing broke (a quote); nothing more is framed after it. A text, not
-        the exception: an exception kept here would keep its traceback's buffers."""
+        self._ended: tuple[type[LpecConnectionError], str] | None = None
+        """Why the framing ended (a broken quote, an overlong message); nothing more is
+        framed after it. Not the exception: one kept here would keep its traceback's buffers."""
 
     def feed(self, data: bytes) -> list[str]:
-        """Add bytes; return the messages they complete (blank ones included, as "")."""
-        if self.broken is not None:
+        """Add bytes; return the messages they complete (blank ones included, as "").
+
+        Never raises: if the framing ends in these bytes, the messages before the end are
+        returned and `error()` tells why.
+        """
+        if self._ended is not None:
             return []
         if self._buffer:
             return self._feed(data, [])
@@ -80,16 +85,23 @@ class MessageFramer:
             while (message := self._next()) is not None:
                 messages.append(message)
         except BrokenQuoteError as err:
-            self.broken = str(err)
+            self._ended = BrokenQuoteError, str(err)
             self._buffer = bytearray()
             return messages
         if not self._buffer:
             self._buffer = bytearray()  # let go of the room a long message took
         elif len(self._buffer) > self._limit:
-            self._buffer = bytearray()  # the traceback may be kept: not this buffer
-            self._scan, self._in_quote, self._line_mode = 0, False, None
-            raise MessageTooLongError(f"message longer than {self._limit} bytes")
+            # Where the next message starts is lost; those completed before it are not.
+            self._ended = MessageTooLongError, f"message longer than {self._limit} bytes"
+            self._buffer = bytearray()
         return messages
+
+    def error(self) -> LpecConnectionError | None:
+        """Why the framing ended (a new BrokenQuoteError or MessageTooLongError), or None."""
+        if self._ended is None:
+            return None
+        kind, text = self._ended
+        return kind(text)
 
     @property
     def pending(self) -> int:
@@ -263,8 +275,8 @@ class MessageReader:
     async def read(self) -> str | None:
         """The next message (without its line break); None once the device closed.
 
-        Raises MessageTooLongError or BrokenQuoteError (after the messages before it),
-        or OSError from the socket.
+        Raises MessageTooLongError or BrokenQuoteError (after the messages before it), each
+        time once it has been reached, or OSError from the socket.
         """
         while not self._ready:
             messages = await self._read_chunk()
@@ -297,8 +309,9 @@ class MessageReader:
         The chunk read is not held while the caller waits for the next one (the framer
         copied what it needs).
         """
-        if self._framer.broken is not None:
-            raise BrokenQuoteError(self._framer.broken)
+        error = self._framer.error()
+        if error is not None:
+            raise error
         data = await self._reader.read(_READ_CHUNK)
         if not data:
             return None
