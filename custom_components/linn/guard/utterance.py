@@ -38,6 +38,17 @@ that names what to hear or to find (Language.hear_starts) does not ask for them.
 kinds still can ("play it in the kitchen too", "play them in random order", "play that
 again")."""
 
+FEATURE_WORD_KINDS = frozenset({"standby", "wake", "stop"})
+"""Kinds whose words (off, on, aus, uit, éteins, apaga) ask the same of something else the
+player has: in a clause that names one of those (Language.player_features) they are its
+("turn off shuffle", "Zufallsmodus aus", "éteins la répétition" ask for no standby;
+review 49)."""
+NEGATED_STILL_ASKS = frozenset({"shuffle", "repeat", "group", "limit", "memory"})
+"""Kinds whose negated words still ask for them: "no more shuffle", "kein Zufall mehr" ask
+for shuffle off, "don't keep them together" to ungroup, "never above 40" for a limit,
+"don't forget that ..." to remember. Every other kind's negated words ask for nothing
+("don't turn it off", "never mute it", "schalte ihn nicht aus"; review 49)."""
+
 
 def has_rules(language: str | None) -> bool:
     """True when the guard has word rules for this language (README: en, de, fr, nl, es).
@@ -188,17 +199,20 @@ def _asks_for(
         return False
     if action in DEVICE_WORD_KINDS:
         clauses = [clause for clause in clauses if not lang.other_devices.intersection(clause)]
+    if action in FEATURE_WORD_KINDS:
+        clauses = [clause for clause in clauses if not lang.player_features.intersection(clause)]
     if action in _TITLE_WORD_KINDS:
         # the words after "play" are what to hear: "sleep", "hush", "up" are the title's;
         # only a level said as one ("at 25", "volume 25") is a volume there
         hear = [clause for clause in clauses if any_rule(lang.hear_starts, clause)]
-        if action == "volume" and level_numbers(hear, lang):
+        if action == "volume" and level_numbers(hear, lang, unnegated=True):
             return True
         clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
-    if any(lang.asks_for(clause, action) for clause in clauses):
+    negated_too = action in NEGATED_STILL_ASKS
+    if any(lang.asks_for(clause, action, negated_too=negated_too) for clause in clauses):
         return True
     if action == "volume":
-        return bool(level_numbers(clauses, lang))
+        return bool(level_numbers(clauses, lang, unnegated=True))
     if action == "source":
         return any(
             f" {before} {phrase} " in text or f" {phrase} {after} " in text
@@ -247,8 +261,11 @@ def _numbers(clause: list[str], lang: Language) -> list[tuple[int, int, int]]:
     return found
 
 
-def level_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
-    """The numbers in these clauses that can be a volume level (volume_numbers)."""
+def level_numbers(clauses: list[list[str]], lang: Language, *, unnegated: bool = False) -> set[int]:
+    """The numbers in these clauses that can be a volume level (volume_numbers).
+
+    With `unnegated`, not one a negation reaches ("don't turn it up to 100" asks for none).
+    """
     numbers: set[int] = set()
     for clause in clauses:
         hear = any_rule(lang.hear_starts, clause)  # "play 99 Luftballons"
@@ -261,6 +278,8 @@ def level_numbers(clauses: list[list[str]], lang: Language) -> set[int]:
             ):
                 continue  # in a title only "at 25", "volume 25", "volume to 25" is a volume
             if before in lang.not_volume_before or after in lang.not_volume_after:
+                continue
+            if unnegated and lang.negated(clause, first, last + 1):
                 continue
             numbers.add(value)
     return numbers
@@ -312,7 +331,8 @@ def request_text(utterance: str | None, previous: str | None, language: str | No
     A short answer that asks for nothing itself ("the kitchen", "FIP", "try again") and
     a follow-up ("and the kitchen too") go on with the user's previous request (their
     own words, one turn back); a yes or no, a thank-you and a question do not, and
-    neither does anything else that asks for something itself.
+    neither does anything else that asks for something itself, nor words a negation
+    reaches ("no lo apagues" after "apágalo").
     """
     if not utterance or not previous:
         return utterance
@@ -328,6 +348,8 @@ def _follows_on(utterance: str, lang: Language) -> bool:
     words = {word for clause in clauses for word in clause}
     if not clauses or words <= lang.closers | lang.polite:
         return False
+    if any(lang.negates(clause) for clause in clauses):
+        return False  # "no lo apagues", "and don't turn it off": not "apágalo" again
     tokens = _tokens(utterance, lang)
     if words <= lang.retry or tokens[0] in lang.follow_on or any_rule(lang.also, clauses[-1]):
         return True  # "try again", "and the kitchen too"

@@ -6,7 +6,7 @@ The rule syntax and how to add a word (docs/evaluation.md, "The design: phrase r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 MAX_GAP = 4
@@ -35,6 +35,31 @@ class Rule:
         """True when the pattern occurs in the clause (a list of words)."""
         starts = range(1) if self.at_start else range(len(clause))
         return any(self._at(0, clause, start) for start in starts)
+
+    def spans(self, clause: list[str]) -> Iterator[tuple[int, int, frozenset[int]]]:
+        """Every occurrence in the clause: (first index, index after the last, own words).
+
+        The own words are the indexes of the pattern's words, not of its gaps.
+        """
+        starts = range(1) if self.at_start else range(len(clause))
+        for start in starts:
+            for end, words in self._spans(0, clause, start, ()):
+                yield start, end, frozenset(words)
+
+    def _spans(
+        self, index: int, clause: list[str], position: int, words: tuple[int, ...]
+    ) -> Iterator[tuple[int, tuple[int, ...]]]:
+        if index == len(self.words):
+            if not self.at_end or position == len(clause):
+                yield position, words
+            return
+        word = self.words[index]
+        if word is None:
+            last = min(len(clause), position + MAX_GAP)
+            for p in range(position, last + 1):
+                yield from self._spans(index + 1, clause, p, words)
+        elif position < len(clause) and word.matches(clause[position]):
+            yield from self._spans(index + 1, clause, position + 1, (*words, position))
 
     def _at(self, index: int, clause: list[str], position: int) -> bool:
         if index == len(self.words):
@@ -147,12 +172,89 @@ class Language:
     Deep Purple", "spiel Musik aus den Achtzigern"): its words ask only to play or switch,
     never for another kind of change or a volume ("hush", "aus", "up" are the title's)."""
 
-    def asks_for(self, clause: list[str], purpose: str) -> bool:
-        """True when the clause holds one of the purpose's patterns."""
-        return any_rule(self.purposes.get(purpose, ()), clause)
+    player_features: frozenset[str] = frozenset()
+    """Words that name something else the player has ("shuffle", "repeat", "Zufallsmodus",
+    "aléatoire"): a clause that holds one asks its on and off words of that, never for a
+    standby, a wake or a stop ("turn off shuffle"; FEATURE_WORD_KINDS in utterance.py)."""
+    negations: tuple[Rule, ...] = ()
+    """Patterns that negate the action words they reach ("don't", "do not", "never",
+    "nicht", "ne", "pas", "niet", "no"): "don't turn it off" asks for no standby."""
+    negation_after: int = 0
+    """How many words after the action's words a negation still reaches: German and Dutch
+    put it after the verb ("stopp die Musik nicht", "pauzeer het niet"), colloquial French
+    drops the "ne" ("éteins-la pas"). Before the action's words it reaches to the clause's
+    start."""
+    negation_ends: frozenset[str] = frozenset()
+    """Words between a negation and the action's words that end its reach ("don't stop the
+    music just turn it down", "nicht stoppen sondern leiser")."""
+    not_negating_next: frozenset[str] = frozenset()
+    """A word right after a negation that makes it none: a level ("nicht so laut", "niet zo
+    hard", "pas trop fort", "no tan alto" ask for a volume) or an idiom ("never mind",
+    "n'importe quoi", "don't forget to")."""
+
+    def asks_for(self, clause: list[str], purpose: str, *, negated_too: bool = False) -> bool:
+        """True when the clause holds one of the purpose's patterns that no negation reaches.
+
+        "don't turn it off" asks for no standby; with `negated_too`, a negated pattern counts
+        too ("no more shuffle" asks for shuffle: off).
+        """
+        patterns = self.purposes.get(purpose, ())
+        if negated_too or not self.negations:
+            return any_rule(patterns, clause)
+        return any(
+            not self.negated(clause, start, end, words)
+            for pattern in patterns
+            for start, end, words in pattern.spans(clause)
+        )
+
+    def negates(self, clause: list[str]) -> bool:
+        """True when the clause holds a negation with a word after it that it reaches.
+
+        "no lo apagues", "and don't turn it off" do; "no" or "esa no" alone do not.
+        """
+        return any(
+            after < len(clause) and clause[after] not in self.not_negating_next
+            for negation in self.negations
+            for _first, after, _own in negation.spans(clause)
+        )
+
+    def negated(
+        self, clause: list[str], start: int, end: int, words: frozenset[int] = frozenset()
+    ) -> bool:
+        """True when a negation of the clause reaches the action words clause[start:end].
+
+        `words`: their indexes that are the pattern's own, never a negation of it ("no
+        oigo", "n'entends"). A negation reaches action words anywhere after it in the clause
+        unless a `negation_ends` word is between ("don't stop the music just turn it
+        down"), action words whose gap holds it ("schalte ihn nicht aus"), and action words
+        up to `negation_after` words before it ("pauzeer het niet"). One after the words a
+        clause opens with to name what to hear is the title's ("spiel Nicht von dieser
+        Welt"), and one with a `not_negating_next` word after it is none ("nicht so laut").
+        """
+        hear = max((e for r in self.hear_starts for _s, e, _w in r.spans(clause)), default=0)
+        for negation in self.negations:
+            for first, after, _own in negation.spans(clause):
+                if words.intersection(range(first, after)) or (hear and first >= hear):
+                    continue
+                if after < len(clause) and clause[after] in self.not_negating_next:
+                    continue
+                if start <= first < end:
+                    return True  # in the pattern's gap: "schalte ihn nicht aus"
+                if after <= start:
+                    between = clause[after:start]
+                elif end <= first < end + self.negation_after:
+                    between = clause[end:first]
+                else:
+                    continue
+                if not self.negation_ends.intersection(between):
+                    return True
+        return False
 
     def asks_for_any(self, clause: list[str]) -> bool:
-        """True when the clause asks for any kind of change."""
+        """True when the clause asks for any kind of change, negated or not.
+
+        "don't turn it off" asks for something itself: it goes on with no earlier request.
+        """
         return any(any_rule(patterns, clause) for patterns in self.purposes.values())
 
 

@@ -119,6 +119,16 @@ LANGUAGE = Language(
             "herd", "wasserkocher", "alarm", "staubsauger",
         }
     ),
+    player_features=frozenset(
+        {"shuffle", "zufall", "zufallsmodus", "zufallswiedergabe", "zufällig", "zufällige",
+         "wiederholung", "wiederholungen", "wiederholungsmodus", "repeat", "schleife",
+         "dauerschleife", "endlosschleife", "timer", "schlaftimer", "sleeptimer", "display",
+         "anzeige", "bildschirm"}
+    ),
+    negations=rules("nicht|nie|niemals|kein|keine|keinen|keinem|keiner|nimmer"),
+    negation_after=3,
+    negation_ends=frozenset({"sondern", "nur", "einfach", "lieber", "stattdessen"}),
+    not_negating_next=frozenset({"so", "zu", "nur", "wahr", "vergessen"}),
     volume_words=frozenset({"lautstärke", "volume"}),
     level_before=frozenset({"auf", "mit"}),
     hear_starts=rules(

@@ -90,6 +90,16 @@ LANGUAGE = Language(
             "aircon", "alarm", "sprinkler", "sprinklers", "vacuum",
         }
     ),
+    player_features=frozenset(
+        {"shuffle", "shuffling", "random", "randomly", "repeat", "repeating", "loop", "looping",
+         "crossfade", "timer", "display", "screen"}
+    ),
+    negations=rules(
+        "don't|dont|never|didn't|didnt|shouldn't|shouldnt|mustn't|mustnt|doesn't|doesnt|nor",
+        "do|does|did|should|must|please|you|to|i|we not", "not to",
+    ),
+    negation_ends=frozenset({"just", "only", "instead", "rather", "simply"}),
+    not_negating_next=frozenset({"mind", "forget", "only", "hesitate"}),
     volume_words=frozenset({"volume", "loudness"}),
     level_before=frozenset({"at"}),
     hear_starts=rules(

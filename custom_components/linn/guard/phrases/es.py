@@ -94,6 +94,13 @@ LANGUAGE = Language(
             "aspiradora",
         }
     ),
+    player_features=frozenset(
+        {"aleatorio", "aleatoria", "shuffle", "repetición", "repetir", "bucle", "temporizador",
+         "pantalla"}
+    ),
+    negations=rules("no|nunca|jamás|tampoco|ni"),
+    negation_ends=frozenset({"sino", "solo", "sólo", "simplemente", "mejor"}),
+    not_negating_next=frozenset({"tan", "muy", "demasiado", "olvides"}),
     volume_words=frozenset({"volumen"}),
     level_before=frozenset({"a", "al"}),
     hear_starts=rules("^reproduce", "^toca", "^quiero escuchar|oír", "^busca|encuentra"),

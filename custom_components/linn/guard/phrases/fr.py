@@ -98,6 +98,14 @@ LANGUAGE = Language(
             "thermostat", "four", "bouilloire", "alarme", "aspirateur",
         }
     ),
+    player_features=frozenset(
+        {"aléatoire", "shuffle", "répétition", "boucle", "minuteur", "minuterie", "écran",
+         "affichage"}
+    ),
+    negations=rules("ne|n|pas|jamais|aucun|aucune"),
+    negation_after=2,
+    negation_ends=frozenset({"juste", "seulement", "plutôt", "simplement"}),
+    not_negating_next=frozenset({"si", "trop", "aussi", "importe", "mal", "oublie"}),
     volume_words=frozenset({"volume"}),
     level_before=frozenset({"à"}),
     hear_starts=rules("^joue|jouer", "^je veux écouter|entendre", "^cherche|trouve|recherche"),

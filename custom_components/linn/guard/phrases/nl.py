@@ -80,6 +80,14 @@ LANGUAGE = Language(
             "stofzuiger",
         }
     ),
+    player_features=frozenset(
+        {"shuffle", "willekeurig", "herhalen", "herhaling", "repeat", "lus", "timer",
+         "slaaptimer", "display", "scherm"}
+    ),
+    negations=rules("niet|nooit|geen"),
+    negation_after=3,
+    negation_ends=frozenset({"alleen", "gewoon", "liever", "wel"}),
+    not_negating_next=frozenset({"zo", "te", "alleen", "vergeten"}),
     volume_words=frozenset({"volume", "geluid"}),
     level_before=frozenset({"op"}),
     hear_starts=rules("^speel|speelt", "^ik wil ... horen", "^zoek|vind"),
