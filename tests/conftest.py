@@ -7,10 +7,19 @@ package that would otherwise shadow ours (CONTRIBUTING.md, Testing notes).
 from collections.abc import Iterator
 import logging
 
+from hypothesis import settings
 import pytest
 
 import custom_components  # noqa: F401
 from testing.deprecations import is_report_about_us
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No per-example deadline for hypothesis: the suite shares 2 cores with the other steps of
+    scripts/test, where a first example once took 380 ms and failed a passing property test.
+    Speed is measured by scripts/bench, not by tests."""
+    settings.register_profile("linn", deadline=None)
+    settings.load_profile("linn")
 
 
 @pytest.fixture(autouse=True)
