@@ -45,6 +45,7 @@ from .policy import DEFAULT_POLICIES, ToolSpec
 from .records import REFUSALS_PER_WINDOW, REFUSED_CALLS_PER_WINDOW, Attempt, GuardResult
 from .risk import SOFT_LIMIT_SHARE, QuietHours, RiskFacts, risk_signals
 from .settings import AgentSettings, PlayerSettings
+from .steps import TurnVolumes
 
 CONVERSATION_WINDOW = 600.0
 USER_CONVERSATIONS = 2
@@ -103,6 +104,9 @@ class Guard(Approvals):
         self.quiet_hours = quiet_hours
         self.soft_limit_share = soft_limit_share
         self.idempotency = IdempotencyCache(clock)
+        self.turn_volumes = TurnVolumes(clock)
+        """The lowest volume each player had at a change of a turn: a jump is measured from
+        it, so steps of 20 in one turn add up (steps.py)."""
         self._write_limits = RateLimiter(clock, writes_per_minute)
         self._read_limits = RateLimiter(clock, reads_per_minute)
         self._conversation_limits = RateLimiter(
@@ -341,6 +345,11 @@ class Guard(Approvals):
         if facts.above_soft_limit and policy < Policy.CONFIRM:
             policy = Policy.CONFIRM
             attempt.notes.append("volume above the soft limit")
+        if facts.volume_target is not None and facts.volume_current is not None:
+            lowest = self.turn_volumes.lowest(call, attempt.entity_ids, facts.volume_current)
+            facts = RiskFacts(
+                facts.volume_target, lowest, facts.volume_limit, facts.soft_limit_share
+            )
         tainted = self.is_tainted(call.caller, call.turn)
         signals = risk_signals(
             facts, quiet_hours=quiet, identified=call.caller.identified, tainted=tainted
