@@ -358,25 +358,24 @@ def _follows_on(utterance: str, lang: Language) -> bool:
     return not level_numbers(clauses, lang)
 
 
-NEGATIONS = frozenset(
-    {
-        "not", "never", "no", "t", "nor", "nicht", "nie", "niemals", "kein", "keine",
-        "keinen", "ne", "n", "pas", "jamais", "niet", "nooit", "geen", "nunca", "tampoco",
-    }
-)  # fmt: skip
-"""Words that turn what follows them around ("don't" reads as "don", "t"; "n'aime" as "n")."""
-
-
 def said_verbatim(phrase: str, utterance: str | None) -> bool:
     """True when the phrase is the user's own words: consecutive whole words of the utterance.
 
     Case, punctuation and apostrophes do not matter; every word must be there, in order,
     and not right after a negation the phrase leaves out ("I never want the volume above
-    20" does not say "want the volume above 20"; review 30e, W1).
+    20" does not say "want the volume above 20"; review 30e, W1): one of the two words
+    before it that negates in any language with rules (Language.negation_word, the tables
+    requests read too). Every language's, not only the turn's, as the one mixed list before
+    the tables did: never looser for a fact in mixed words ("remember: nicht ..."), and a
+    needless refusal costs only a fact not kept.
     """
     said = name_tokens(utterance or "")
     wanted = name_tokens(phrase)
     return bool(wanted) and any(
-        not NEGATIONS.intersection(said[max(0, start - 2) : start])
+        not any(
+            lang.negation_word(word)
+            for word in said[max(0, start - 2) : start]
+            for lang in LANGUAGES.values()
+        )
         for start in phrase_starts(said, wanted)
     )

@@ -39,15 +39,22 @@ def said_digits(utterance: str | None) -> set[int]:
 
 
 def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
-    """(asks for more, asks for less), from the clauses that are not questions."""
+    """(asks for more, asks for less), from the clauses that are not questions.
+
+    Words a negation reaches ask for neither, as in Language.asks_for: "don't turn it up",
+    "mach es nicht lauter", "ne monte pas le son" ask for no more. A level complaint is no
+    negation ("nicht so laut", "pas trop fort" ask for less).
+    """
     up = down = False
     for clause in split_clauses(utterance, lang):
         if any_rule(lang.hear_starts, clause):
             continue  # "play Wake Me Up"
-        up |= any_rule(lang.volume_up, clause)
-        down |= any_rule(lang.volume_down, clause)
+        up |= lang.unnegated(lang.volume_up, clause)
+        down |= lang.unnegated(lang.volume_down, clause)
         for index, word in enumerate(clause):
             too = index > 0 and clause[index - 1] in lang.too
+            if lang.negated(clause, index - 1 if too else index, index + 1, frozenset({index})):
+                continue  # "don't make it loud", "mach es nicht leise"
             if word in lang.loud:
                 down, up = (True, up) if too else (down, True)
             elif word in lang.quiet:
@@ -62,11 +69,17 @@ def utterance_allows_volume(
 
     A volume the user said (volume_numbers: not any number, "zone 4" is none), or the
     direction they asked for ("down" and the target is not above the current volume).
-    Questions ask for nothing ("is it too loud?").
+    Questions ask for nothing ("is it too loud?"), and neither do words a negation reaches
+    ("don't turn it up", "don't turn it up to 100"; the reach of Language.asks_for).
     """
-    if target in volume_numbers(utterance, language):
-        return True
-    if current is None or not utterance:
+    if not utterance:
+        return False
+    if any(
+        target in level_numbers(split_clauses(utterance, lang), lang, unnegated=True)
+        for lang in rule_languages(language)
+    ):
+        return True  # not a number a negation reaches: "don't turn it up to 100"
+    if current is None:
         return False
     for lang in rule_languages(language):
         up, down = _directions(utterance, lang)

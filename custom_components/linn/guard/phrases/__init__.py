@@ -191,6 +191,12 @@ class Language:
     """A word right after a negation that makes it none: a level ("nicht so laut", "niet zo
     hard", "pas trop fort", "no tan alto" ask for a volume) or an idiom ("never mind",
     "n'importe quoi", "don't forget to")."""
+    fact_negations: frozenset[str] = frozenset()
+    """Words that negate the words right after them in a fact to remember, besides the
+    one-word `negations` (`negation_word`): ones a request's rules leave out ("not", "no",
+    the "t" of "can't" and "won't": "why not turn it off?", "can't you turn it off?" ask for
+    it), but a fact without them says the opposite ("I'd rather not have it above 20" is no
+    fact "have it above 20"; utterance.said_verbatim)."""
 
     def asks_for(self, clause: list[str], purpose: str, *, negated_too: bool = False) -> bool:
         """True when the clause holds one of the purpose's patterns that no negation reaches.
@@ -199,12 +205,36 @@ class Language:
         too ("no more shuffle" asks for shuffle: off).
         """
         patterns = self.purposes.get(purpose, ())
-        if negated_too or not self.negations:
+        if negated_too:
+            return any_rule(patterns, clause)
+        return self.unnegated(patterns, clause)
+
+    def unnegated(self, patterns: Iterable[Rule], clause: list[str]) -> bool:
+        """True when one of the patterns occurs in the clause where no negation reaches it.
+
+        The reach of `asks_for`, also for the volume's direction ("don't turn it up" asks
+        for no more; volume_words.utterance_allows_volume).
+        """
+        if not self.negations:
             return any_rule(patterns, clause)
         return any(
             not self.negated(clause, start, end, words)
             for pattern in patterns
             for start, end, words in pattern.spans(clause)
+        )
+
+    def negation_word(self, word: str) -> bool:
+        """True when the word alone negates what follows it in a fact to remember.
+
+        A one-word pattern of `negations` ("never", "nicht", "jamais", "niet", "nunca") or
+        one of `fact_negations` ("not", "no"); `word` is casefolded, apostrophes split
+        ("don't" is "don", "t"; "n'aime" is "n", "aime").
+        """
+        return word in self.fact_negations or any(
+            len(negation.words) == 1
+            and negation.words[0] is not None
+            and negation.words[0].matches(word)
+            for negation in self.negations
         )
 
     def negates(self, clause: list[str]) -> bool:

@@ -99,6 +99,7 @@ LANGUAGE = Language(
         "do|does|did|should|must|please|you|to|i|we not", "not to",
     ),
     negation_ends=frozenset({"just", "only", "instead", "rather", "simply"}),
+    fact_negations=frozenset({"not", "no", "t", "cannot"}),  # "t": can't, won't, isn't
     not_negating_next=frozenset({"mind", "forget", "only", "hesitate"}),
     volume_words=frozenset({"volume", "loudness"}),
     level_before=frozenset({"at"}),
