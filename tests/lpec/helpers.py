@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 import socket
 import struct
 from typing import Any
@@ -17,6 +18,20 @@ FAST: dict[str, Any] = {
     "reconnect_min": 0.02,
     "reconnect_max": 0.2,
 }
+
+
+type Serve = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Coroutine[Any, Any, None]]
+
+
+@asynccontextmanager
+async def serving(serve: Serve) -> AsyncIterator[int]:
+    """A loopback server that runs `serve` for each connection; yields its port."""
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        await server.wait_closed()
 
 
 def assert_no_lpec_tasks() -> None:

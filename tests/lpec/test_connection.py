@@ -18,7 +18,7 @@ from custom_components.linn.lpec.connection import CommandNotSentError, LpecConn
 from custom_components.linn.lpec.framing import MAX_MESSAGE_BYTES
 from linn_emulator import LinnEmulator
 from testing.helpers import wait_for
-from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer
+from tests.lpec.helpers import FAST, GREETING, PEER_UDN, ScriptedPeer, Serve, serving
 from tests.lpec.session_helpers import Quiet
 
 
@@ -169,6 +169,16 @@ class AbortOnByeBye(Listener):
         self.conn.abort(LpecConnectionError(f"{device} said BYEBYE"))
 
 
+async def _open_until_closed(serve: Serve, listener: AbortOnByeBye) -> LpecConnection:
+    """Open a connection to a server running `serve`, wait until it has ended, close it."""
+    async with serving(serve) as port, asyncio.timeout(5):
+        conn = await LpecConnection.open("127.0.0.1", port, listener)
+        listener.conn = conn
+        await wait_for(lambda: bool(listener.closed))
+        await conn.close()
+    return conn
+
+
 @pytest.mark.parametrize("when", ["with the greeting", "after the open"])
 @pytest.mark.parametrize(
     ("ending", "hangup", "error"),
@@ -205,22 +215,12 @@ async def test_messages_before_the_end_of_a_chunk_are_handled_first(
         else:
             await reader.read()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    try:
-        listener = AbortOnByeBye()
-        port = server.sockets[0].getsockname()[1]
-        async with asyncio.timeout(5):
-            conn = await LpecConnection.open("127.0.0.1", port, listener)
-            listener.conn = conn
-            await wait_for(lambda: bool(listener.closed))
-            await conn.close()
-        assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
-        assert "D" not in conn.alive
-        assert len(listener.closed) == 1
-        assert error in str(listener.closed[0])
-    finally:
-        server.close()
-        await server.wait_closed()
+    listener = AbortOnByeBye()
+    conn = await _open_until_closed(serve, listener)
+    assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
+    assert "D" not in conn.alive
+    assert len(listener.closed) == 1
+    assert error in str(listener.closed[0])
 
 
 SMALL_LIMIT = 1000
@@ -265,20 +265,10 @@ async def test_messages_before_an_overlong_tail_in_the_same_read_are_handled_fir
         await writer.drain()
         await reader.read()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    try:
-        port = server.sockets[0].getsockname()[1]
-        async with asyncio.timeout(5):
-            conn = await LpecConnection.open("127.0.0.1", port, listener)
-            listener.conn = conn
-            await wait_for(lambda: bool(listener.closed))
-            await conn.close()
-        assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
-        assert len(listener.closed) == 1
-        assert "longer than 1000 bytes" in str(listener.closed[0])
-    finally:
-        server.close()
-        await server.wait_closed()
+    await _open_until_closed(serve, listener)
+    assert [name for name in listener.alive if name != "MediaRenderer"] == ["A", "B", "C"]
+    assert len(listener.closed) == 1
+    assert "longer than 1000 bytes" in str(listener.closed[0])
 
 
 async def test_the_listener_hears_once_after_each_read_that_its_messages_are_handled() -> None:
@@ -296,29 +286,23 @@ async def test_the_listener_hears_once_after_each_read_that_its_messages_are_han
         await writer.drain()
         await reader.read()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    try:
-        listener = Listener()
-        port = server.sockets[0].getsockname()[1]
-        async with asyncio.timeout(5):
-            conn = await LpecConnection.open("127.0.0.1", port, listener)
-            await wait_for(lambda: "C" in listener.alive)
-            second_chunk.set()
-            await wait_for(lambda: "D" in listener.alive)
-            await conn.close()
-        assert listener.handled == [
-            "MediaRenderer",  # behind ALIVE Ds in the greeting: queued, then handled at once
-            "read done",
-            "A",
-            "B",
-            "C",
-            "read done",
-            "D",
-            "read done",
-        ]
-    finally:
-        server.close()
-        await server.wait_closed()
+    listener = Listener()
+    async with serving(serve) as port, asyncio.timeout(5):
+        conn = await LpecConnection.open("127.0.0.1", port, listener)
+        await wait_for(lambda: "C" in listener.alive)
+        second_chunk.set()
+        await wait_for(lambda: "D" in listener.alive)
+        await conn.close()
+    assert listener.handled == [
+        "MediaRenderer",  # behind ALIVE Ds in the greeting: queued, then handled at once
+        "read done",
+        "A",
+        "B",
+        "C",
+        "read done",
+        "D",
+        "read done",
+    ]
 
 
 async def test_blank_lines_and_unknown_unsubscribe_are_ignored(
