@@ -18,7 +18,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.linn.agent.const import CONF_BASE_URL
 from custom_components.linn.const import DOMAIN
+from linn_emulator import LinnEmulator
 from testing.fake_anthropic import FakeAnthropic
+from testing.helpers import wait_for
 
 API_KEY = "sk-ant-test"
 AGENT = "conversation.claude_assistant"
@@ -70,3 +72,15 @@ async def converse(
 def speech(result: conversation.ConversationResult) -> str:
     """What the satellite says."""
     return str(result.response.speech["plain"]["speech"])
+
+
+async def panel_volume(hass: HomeAssistant, emulator: LinnEmulator, volume: int) -> None:
+    """Turn the emulator's knob to `volume` and wait until a media player shows it."""
+    emulator.panel.set_volume(volume)
+    await wait_for(
+        lambda: any(
+            s.attributes.get("volume_level") == volume / 100
+            for s in hass.states.async_all("media_player")
+        )
+    )
+    await hass.async_block_till_done()

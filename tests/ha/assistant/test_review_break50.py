@@ -24,7 +24,7 @@ from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, plann
 from testing.helpers import wait_for
 
 from .audit_views import outcomes_of
-from .chat import PLAYER, converse
+from .chat import PLAYER, converse, panel_volume
 
 pytestmark = pytest.mark.usefixtures("assistant")
 
@@ -41,16 +41,6 @@ def assistant_options(hass: HomeAssistant) -> dict[str, Any]:
     }
 
 
-async def _volume_at_10(hass: HomeAssistant, emulator: LinnEmulator) -> None:
-    emulator.panel.set_volume(10)
-    await wait_for(
-        lambda: any(
-            s.attributes.get("volume_level") == 0.1 for s in hass.states.async_all("media_player")
-        )
-    )
-    await hass.async_block_till_done()
-
-
 def _step(change: int) -> ToolUse:
     return ToolUse("linn__change_volume", {"player": PLAYER, "change": change})
 
@@ -63,7 +53,7 @@ async def test_steps_of_twenty_in_quiet_hours_stop_after_the_first(
     volume before it: quiet hours alone, one signal; 48 is the soft limit, 60 % of the
     emulator's 80). Now the first step runs and the second is a jump of 35 from the turn's
     10 in quiet hours, two signals: refused (the user said no level to ask about)."""
-    await _volume_at_10(hass, emulator)
+    await panel_volume(hass, emulator, 10)
     fake.plan(planned(planned_change("volume", volume="up")))
     fake.script(
         Reply(tool_uses=(_step(20),)),
