@@ -92,19 +92,14 @@ async def test_a_yes_given_after_quiet_hours_began_becomes_a_request_for_an_admi
 # --- the word rules' volumes: words that refuse a level or a direction ------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "break-it review 50: volume_numbers counts every number of a clause that is not a "
-        "question, a negated one too: after 'not 50, 20' (or 'anything but 50') the word "
-        "rules let the model set 50, the number the user refused (a level above the soft "
-        "limit only asks the yes, still a question about the refused number)"
-    ),
-)
 @pytest.mark.parametrize("utterance", ["not 50, 20", "anything but 50, please"])
 async def test_a_level_the_user_refused_is_not_a_level_they_said(
     guard: Guard, player: Player, utterance: str
 ) -> None:
+    """BROKE, fixed: volume_numbers counted every number of a clause that is not a
+    question, a refused one too: after "not 50, 20" (or "anything but 50") the word rules
+    let the model set 50 (above the soft limit it asked the yes for the refused number). A
+    number a negation or an "anything but" reaches is no level the user said."""
     player.volume = 20
     turn = Turn("c1", 1, utterance, "en")
     result = await call(guard, player, "set_volume", {"volume": 45}, turn=turn)

@@ -117,6 +117,66 @@ def test_only_a_number_that_is_the_volume_counts_as_one(utterance: str, numbers:
 
 
 @pytest.mark.parametrize(
+    ("utterance", "language", "numbers"),
+    [
+        # a number a negation or an "anything but" reaches is refused, not said (review 50)
+        ("not 50, 20", "en", {20}),
+        ("no 50, 20", "en", {20}),
+        ("20, not 50", "en", {20}),
+        ("20 not 50", "en", {20}),
+        ("anything but 50, please", "en", set()),
+        ("any volume except 50", "en", set()),
+        ("something other than 50", "en", set()),
+        ("20 instead of 50", "en", {20}),
+        ("don't turn it up to 100", "en", set()),
+        ("not 50 just 20", "en", {20}),
+        ("not 50 but 20", "en", {20}),
+        ("nicht 50, sondern 20", "de", {20}),
+        ("nicht 50 sondern 20", "de", {20}),
+        ("auf 20 statt 50", "de", {20}),
+        ("alles außer 50", "de", set()),
+        ("pas 50, 20", "fr", {20}),
+        ("pas 50 mais 20", "fr", {20}),
+        ("tout sauf 50", "fr", set()),
+        ("mets 20 au lieu de 50", "fr", {20}),
+        ("niet 50 maar 20", "nl", {20}),
+        ("alles behalve 50", "nl", set()),
+        ("zet het op 20 in plaats van 50", "nl", {20}),
+        ("no 50, 20", "es", {20}),
+        ("no 50 sino 20", "es", {20}),
+        ("cualquiera excepto 50", "es", set()),
+        ("ponlo a 20 en vez de 50", "es", {20}),
+        # a complaint about the level is no refusal: its number still counts
+        ("not so loud, 20", "en", {20}),
+        ("not too loud at 20", "en", {20}),
+        ("nicht so laut, 20", "de", {20}),
+        ("nicht so laut auf 20", "de", {20}),
+        ("pas trop fort, 20", "fr", {20}),
+        ("niet zo hard, 20", "nl", {20}),
+        ("no tan alto, 20", "es", {20}),
+        # a negation before another clause reaches none of its numbers
+        ("don't stop the music, just set it to 20", "en", {20}),
+        ("nicht ausschalten, nur auf 20", "de", {20}),
+    ],
+)
+def test_a_number_the_user_refused_is_not_one_they_said(
+    utterance: str, language: str, numbers: set[int]
+) -> None:
+    assert volume_numbers(utterance, language) == numbers
+    for refused in {20, 50, 100} - numbers:  # nor a level the words allow (no direction here)
+        assert not utterance_allows_volume(utterance, refused, None, language), refused
+
+
+@pytest.mark.parametrize(
+    ("utterance", "language"),
+    [("not so loud", "en"), ("nicht so laut", "de"), ("pas trop fort", "fr"),
+     ("niet zo hard", "nl"), ("no tan alto", "es"), ("not 50, 20", "en")],
+)  # fmt: skip
+def test_a_level_complaint_still_asks_for_a_volume(utterance: str, language: str) -> None:
+    assert utterance_asks_for(utterance, "volume", language=language)
+
+
+@pytest.mark.parametrize(
     ("utterance", "target", "allowed"),
     [
         ("it's too loud", 10, True),  # too loud asks for less

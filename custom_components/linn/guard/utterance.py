@@ -130,7 +130,10 @@ def _is_question(tokens: list[str], lang: Language, question_mark: bool) -> bool
 
 
 def _split(tokens: list[str], lang: Language) -> list[list[str]]:
-    """Split at the language's conjunctions, but not inside a number ('treinta y cinco')."""
+    """Split at the language's conjunctions, not inside a number or a refusal.
+
+    'treinta y cinco' is one number, 'anything but 50' one refusal.
+    """
     parts: list[list[str]] = [[]]
     for index, token in enumerate(tokens):
         between_numbers = (
@@ -139,7 +142,8 @@ def _split(tokens: list[str], lang: Language) -> list[list[str]]:
             and tokens[index - 1] in lang.numbers
             and tokens[index + 1] in lang.numbers
         )
-        if token in lang.conjunctions and not between_numbers:
+        kept = index > 0 and tokens[index - 1] in lang.whole_before  # "anything but 50"
+        if token in lang.conjunctions and not between_numbers and not kept:
             parts.append([])
         else:
             parts[-1].append(token)
@@ -261,10 +265,14 @@ def _numbers(clause: list[str], lang: Language) -> list[tuple[int, int, int]]:
     return found
 
 
-def level_numbers(clauses: list[list[str]], lang: Language, *, unnegated: bool = False) -> set[int]:
+def level_numbers(
+    clauses: list[list[str]], lang: Language, *, unnegated: bool = False, unrefused: bool = False
+) -> set[int]:
     """The numbers in these clauses that can be a volume level (volume_numbers).
 
-    With `unnegated`, not one a negation reaches ("don't turn it up to 100" asks for none).
+    With `unrefused`, not one a negation or refusal before it reaches (Language.refuses:
+    "not 50, 20" and "anything but 50" say no 50); with `unnegated`, neither, nor one a
+    negation reaches as it reaches action words ("don't turn it up to 100" asks for none).
     """
     numbers: set[int] = set()
     for clause in clauses:
@@ -280,6 +288,8 @@ def level_numbers(clauses: list[list[str]], lang: Language, *, unnegated: bool =
             if before in lang.not_volume_before or after in lang.not_volume_after:
                 continue
             if unnegated and lang.negated(clause, first, last + 1):
+                continue
+            if (unnegated or unrefused) and lang.refuses(clause, first):
                 continue
             numbers.add(value)
     return numbers

@@ -16,13 +16,14 @@ def volume_numbers(utterance: str | None, language: str | None = None) -> set[in
 
     A number counts in a clause that is not a question, unless a word right before it
     makes it something else ("zone 4", "pin 2", "radio 4") or a unit follows it ("10
-    minutes"). "Kitchen to 20", "living room 35", "twenty five" count.
+    minutes"). "Kitchen to 20", "living room 35", "twenty five" count; a number a negation
+    or refusal reaches does not ("not 50, 20", "anything but 50"; Language.refuses).
     """
     if not utterance:
         return set()
     numbers: set[int] = set()
     for lang in rule_languages(language):
-        numbers |= level_numbers(split_clauses(utterance, lang), lang)
+        numbers |= level_numbers(split_clauses(utterance, lang), lang, unrefused=True)
     return numbers
 
 

@@ -198,6 +198,32 @@ class Language:
     it), but a fact without them says the opposite ("I'd rather not have it above 20" is no
     fact "have it above 20"; utterance.said_verbatim)."""
 
+    refusals: tuple[Rule, ...] = ()
+    """Patterns beyond `negations` that refuse the numbers after them: no level the user
+    said ("not 50", "anything but 50", "except", "other than", "außer", "sauf", "behalve",
+    "excepto"; Language.refuses)."""
+    whole_before: frozenset[str] = frozenset()
+    """Words after which a conjunction starts no clause: "anything but 50" is one refusal."""
+
+    def refuses(self, clause: list[str], first: int) -> bool:
+        """True when a negation or refusal before the number at clause[first] reaches it.
+
+        It reaches to the clause's end unless a `negation_ends` word is between ("nicht 50
+        sondern 20"); one with a `not_negating_next` or `too` word after it is a complaint
+        about the level, none ("not so loud 20", "nicht so laut auf 20"); one after the words
+        a clause opens with to name what to hear is the title's.
+        """
+        hear = max((e for r in self.hear_starts for _s, e, _w in r.spans(clause)), default=0)
+        for pattern in (*self.negations, *self.refusals):
+            for start, after, _own in pattern.spans(clause):
+                if after > first or (hear and start >= hear):
+                    continue
+                if after < len(clause) and clause[after] in self.not_negating_next | self.too:
+                    continue
+                if not self.negation_ends.intersection(clause[after:first]):
+                    return True
+        return False
+
     def asks_for(self, clause: list[str], purpose: str, *, negated_too: bool = False) -> bool:
         """True when the clause holds one of the purpose's patterns that no negation reaches.
 

@@ -126,6 +126,7 @@ LANGUAGE = Language(
          "anzeige", "bildschirm"}
     ),
     negations=rules("nicht|nie|niemals|kein|keine|keinen|keinem|keiner|nimmer"),
+    refusals=rules("außer|ausser|statt|anstatt", "anstelle von"),
     negation_after=3,
     negation_ends=frozenset({"sondern", "nur", "einfach", "lieber", "stattdessen"}),
     not_negating_next=frozenset({"so", "zu", "nur", "wahr", "vergessen"}),

@@ -98,6 +98,11 @@ LANGUAGE = Language(
         "don't|dont|never|didn't|didnt|shouldn't|shouldnt|mustn't|mustnt|doesn't|doesnt|nor",
         "do|does|did|should|must|please|you|to|i|we not", "not to",
     ),
+    refusals=rules(
+        "not", "anything|everything|whatever but", "except|excluding", "other than",
+        "apart from", "instead of", "rather than",
+    ),
+    whole_before=frozenset({"anything", "everything", "whatever"}),
     negation_ends=frozenset({"just", "only", "instead", "rather", "simply"}),
     fact_negations=frozenset({"not", "no", "t", "cannot"}),  # "t": can't, won't, isn't
     not_negating_next=frozenset({"mind", "forget", "only", "hesitate"}),

@@ -99,6 +99,7 @@ LANGUAGE = Language(
          "pantalla"}
     ),
     negations=rules("no|nunca|jamás|tampoco|ni"),
+    refusals=rules("excepto|salvo", "todo menos", "en vez de", "en lugar de", "distinto de"),
     negation_ends=frozenset({"sino", "solo", "sólo", "simplemente", "mejor"}),
     not_negating_next=frozenset({"tan", "muy", "demasiado", "olvides"}),
     volume_words=frozenset({"volumen"}),

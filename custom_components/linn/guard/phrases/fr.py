@@ -103,6 +103,7 @@ LANGUAGE = Language(
          "affichage"}
     ),
     negations=rules("ne|n|pas|jamais|aucun|aucune"),
+    refusals=rules("sauf|excepté|hormis", "autre que", "au lieu de", "plutôt que"),
     negation_after=2,
     negation_ends=frozenset({"juste", "seulement", "plutôt", "simplement"}),
     not_negating_next=frozenset({"si", "trop", "aussi", "importe", "mal", "oublie"}),

@@ -85,6 +85,7 @@ LANGUAGE = Language(
          "slaaptimer", "display", "scherm"}
     ),
     negations=rules("niet|nooit|geen"),
+    refusals=rules("behalve|uitgezonderd", "in plaats van", "anders dan"),
     negation_after=3,
     negation_ends=frozenset({"alleen", "gewoon", "liever", "wel"}),
     not_negating_next=frozenset({"zo", "te", "alleen", "vergeten"}),
