@@ -109,21 +109,17 @@ async def test_a_level_the_user_refused_is_not_a_level_they_said(
     assert player.volume == 20
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "break-it review 50: the direction rules (volume_words._directions) read 'louder', "
-        "'up' and 'loud' with no negation or 'stop' reaching them: 'no louder please', "
-        "'stop turning it up' and 'it's loud enough' ask for a volume change (utterance_asks_"
-        "for) and allow a raise (a step of 20 runs; the soft limit still holds)"
-    ),
-)
 @pytest.mark.parametrize(
     "utterance", ["no louder please", "stop turning it up", "it's loud enough"]
 )
 async def test_words_that_refuse_more_volume_allow_no_raise(
     guard: Guard, player: Player, utterance: str
 ) -> None:
+    """BROKE, fixed: the direction rules read "louder", "up" and "loud" with no negation or
+    "stop" reaching them: "no louder please", "stop turning it up" and "it's loud enough"
+    asked for a volume change and allowed a raise (a step of 20 ran). Words that ask for no
+    more of a change now ask for none (Language.holds_off; tests/guard/
+    test_refusing_more_volume.py has each language's)."""
     player.volume = 20
     result = await call(
         guard, player, "set_volume", {"volume": 40}, turn=Turn("c1", 1, utterance, "en")

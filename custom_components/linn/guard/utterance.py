@@ -213,7 +213,10 @@ def _asks_for(
             return True
         clauses = [clause for clause in clauses if not any_rule(lang.hear_starts, clause)]
     negated_too = action in NEGATED_STILL_ASKS
-    if any(lang.asks_for(clause, action, negated_too=negated_too) for clause in clauses):
+    if action == "volume":  # "no louder please", "it's loud enough" ask for none
+        if any(lang.wants(lang.purposes.get(action, ()), clause) for clause in clauses):
+            return True
+    elif any(lang.asks_for(clause, action, negated_too=negated_too) for clause in clauses):
         return True
     if action == "volume":
         return bool(level_numbers(clauses, lang, unnegated=True))

@@ -44,18 +44,23 @@ def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
 
     Words a negation reaches ask for neither, as in Language.asks_for: "don't turn it up",
     "mach es nicht lauter", "ne monte pas le son" ask for no more. A level complaint is no
-    negation ("nicht so laut", "pas trop fort" ask for less).
+    negation ("nicht so laut", "pas trop fort" ask for less). Nor do words that ask for no
+    more of a change (Language.holds_off: "no louder please", "stop turning it up", "it's
+    loud enough").
     """
     up = down = False
     for clause in split_clauses(utterance, lang):
         if any_rule(lang.hear_starts, clause):
             continue  # "play Wake Me Up"
-        up |= lang.unnegated(lang.volume_up, clause)
-        down |= lang.unnegated(lang.volume_down, clause)
+        up |= lang.wants(lang.volume_up, clause)
+        down |= lang.wants(lang.volume_down, clause)
         for index, word in enumerate(clause):
             too = index > 0 and clause[index - 1] in lang.too
-            if lang.negated(clause, index - 1 if too else index, index + 1, frozenset({index})):
+            start, own = index - 1 if too else index, frozenset({index})
+            if lang.negated(clause, start, index + 1, own):
                 continue  # "don't make it loud", "mach es nicht leise"
+            if lang.holds_off(clause, start, index + 1, own):
+                continue  # "it's loud enough", "stop making it loud"
             if word in lang.loud:
                 down, up = (True, up) if too else (down, True)
             elif word in lang.quiet:

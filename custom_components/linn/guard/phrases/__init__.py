@@ -204,6 +204,20 @@ class Language:
     "excepto"; Language.refuses)."""
     whole_before: frozenset[str] = frozenset()
     """Words after which a conjunction starts no clause: "anything but 50" is one refusal."""
+    no_more: frozenset[str] = frozenset()
+    """Words beyond `negations` that refuse a one-word volume direction right after them:
+    "no louder", "not up" (English "no" and "not" are no `negations`: "no set it to 20",
+    "not 50, 20"). After a comma the word is its own clause: "no, louder!" asks for more."""
+    cessations: tuple[Rule, ...] = ()
+    """Patterns that ask to stop a change under way: the volume words after them in the
+    clause ask for none ("stop turning it up", "hör auf lauter zu machen", "arrête de monter
+    le son", "stop met harder zetten", "deja de subirlo"); a `negation_ends` word between
+    ends their reach. "stop, turn it up" is two clauses."""
+    enough: frozenset[str] = frozenset()
+    """Words that make a `loud` or `quiet` word right next to them enough, no change ("it's
+    loud enough", "es ist laut genug", "c'est assez fort", "het is hard genoeg", "ya está
+    bastante alto"); with a negation word before it in the clause it is read as before
+    ("it's not loud enough" asks for more)."""
 
     def refuses(self, clause: list[str], first: int) -> bool:
         """True when a negation or refusal before the number at clause[first] reaches it.
@@ -248,6 +262,46 @@ class Language:
             for pattern in patterns
             for start, end, words in pattern.spans(clause)
         )
+
+    def wants(self, patterns: Iterable[Rule], clause: list[str]) -> bool:
+        """True when one of the volume patterns occurs where the user asks for it.
+
+        Where no negation reaches it (`unnegated`) and it is not `holds_off`: "no louder
+        please", "stop turning it up", "it's loud enough" ask for no volume and no direction
+        (volume_words.utterance_allows_volume, utterance.utterance_asks_for).
+        """
+        return any(
+            not self.negated(clause, start, end, words)
+            and not self.holds_off(clause, start, end, words)
+            for pattern in patterns
+            for start, end, words in pattern.spans(clause)
+        )
+
+    def holds_off(
+        self, clause: list[str], start: int, end: int, words: frozenset[int] = frozenset()
+    ) -> bool:
+        """True when the volume words clause[start:end] ask for no more of a change.
+
+        A `loud` or `quiet` word of theirs next to an `enough` word with no negation word
+        before it in the clause ("it's loud enough"; "it's not loud enough" is no
+        satiety); a one-word direction with a `no_more` word right before it ("no louder");
+        a `cessation` before them in the clause with no `negation_ends` word between
+        ("stop turning it up").
+        """
+        for index in words:
+            if clause[index] not in self.loud | self.quiet:
+                continue
+            beside = clause[max(0, index - 1) : index] + clause[index + 1 : index + 2]
+            if self.enough.intersection(beside):
+                before = (part for word in clause[:index] for part in word.split("'"))
+                return not any(self.negation_word(part) for part in before)  # "isn't"
+        if end - start == 1 and start > 0 and clause[start - 1] in self.no_more:
+            return True
+        for cessation in self.cessations:
+            for _first, after, _own in cessation.spans(clause):
+                if after <= start and not self.negation_ends.intersection(clause[after:start]):
+                    return True
+        return False
 
     def negation_word(self, word: str) -> bool:
         """True when the word alone negates what follows it in a fact to remember.

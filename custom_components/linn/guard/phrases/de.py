@@ -127,6 +127,8 @@ LANGUAGE = Language(
     ),
     negations=rules("nicht|nie|niemals|kein|keine|keinen|keinem|keiner|nimmer"),
     refusals=rules("außer|ausser|statt|anstatt", "anstelle von"),
+    cessations=rules("hör|höre|hört auf", "aufhören"),
+    enough=frozenset({"genug", "genügend"}),
     negation_after=3,
     negation_ends=frozenset({"sondern", "nur", "einfach", "lieber", "stattdessen"}),
     not_negating_next=frozenset({"so", "zu", "nur", "wahr", "vergessen"}),

@@ -103,6 +103,12 @@ LANGUAGE = Language(
         "apart from", "instead of", "rather than",
     ),
     whole_before=frozenset({"anything", "everything", "whatever"}),
+    no_more=frozenset({"no", "not"}),
+    cessations=rules(
+        "stop|stopping|quit|quitting turning|making|putting|setting|cranking|pumping|raising|"
+        "increasing|boosting|pushing|bumping|lowering|reducing|decreasing|dropping|changing",
+    ),
+    enough=frozenset({"enough"}),
     negation_ends=frozenset({"just", "only", "instead", "rather", "simply"}),
     fact_negations=frozenset({"not", "no", "t", "cannot"}),  # "t": can't, won't, isn't
     not_negating_next=frozenset({"mind", "forget", "only", "hesitate"}),

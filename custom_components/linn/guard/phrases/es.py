@@ -100,6 +100,8 @@ LANGUAGE = Language(
     ),
     negations=rules("no|nunca|jamás|tampoco|ni"),
     refusals=rules("excepto|salvo", "todo menos", "en vez de", "en lugar de", "distinto de"),
+    cessations=rules("deja|dejar|deje|dejen|para|parar|pare|paren de"),
+    enough=frozenset({"bastante", "suficiente", "suficientemente"}),
     negation_ends=frozenset({"sino", "solo", "sólo", "simplemente", "mejor"}),
     not_negating_next=frozenset({"tan", "muy", "demasiado", "olvides"}),
     volume_words=frozenset({"volumen"}),

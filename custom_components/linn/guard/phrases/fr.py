@@ -104,6 +104,8 @@ LANGUAGE = Language(
     ),
     negations=rules("ne|n|pas|jamais|aucun|aucune"),
     refusals=rules("sauf|excepté|hormis", "autre que", "au lieu de", "plutôt que"),
+    cessations=rules("arrête|arrêtez|arrêter|cesse|cessez|cesser de|d"),
+    enough=frozenset({"assez", "suffisamment"}),
     negation_after=2,
     negation_ends=frozenset({"juste", "seulement", "plutôt", "simplement"}),
     not_negating_next=frozenset({"si", "trop", "aussi", "importe", "mal", "oublie"}),

@@ -86,6 +86,8 @@ LANGUAGE = Language(
     ),
     negations=rules("niet|nooit|geen"),
     refusals=rules("behalve|uitgezonderd", "in plaats van", "anders dan"),
+    cessations=rules("hou|houd|houdt op met", "stop|stoppen met"),
+    enough=frozenset({"genoeg"}),
     negation_after=3,
     negation_ends=frozenset({"alleen", "gewoon", "liever", "wel"}),
     not_negating_next=frozenset({"zo", "te", "alleen", "vergeten"}),
