@@ -5,9 +5,10 @@ which asks no password. These cases call the word rules the guard decides with w
 turn has no plan (a planner that failed, another agent with no assistant entry of ours):
 `players_named` with the user's utterance, `utterance_asks_for` with the turn's words.
 
-Broke (xfail, strict): a room named with the words of a request ("Turn Off", "It",
-"Everything", "The Music") is named by any request that uses them; a source named
-"Standby" or "Off" is a standby request when the user asks for that input by name.
+Broke (xfail, strict): a source named "Standby" or "Off" is a standby request when the
+user asks for that input by name. Fixed: a room named with the words of a request ("Turn
+Off", "It", "Everything", "The Music") was named by any request that uses them; a name made
+only of request words is now named by no words the rules read (guard/request_words.py).
 Held: a name that differs from another player's only in case, spacing or zero-width
 characters is cleaned to the same name (tools/players.py then tells the two apart by
 entity id, tests/ha/assistant/test_review_break51.py); with a plan, the planned target
@@ -38,15 +39,6 @@ def _kitchen(room: str) -> tuple[str, str]:
     return (room, "Kitchen")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "names.names_whole counts a player's name wherever its words occur: the kitchen "
-        "renamed 'Turn Off' is named by 'turn off the living room', so without a plan the "
-        "model's standby of the kitchen passes players_named (the user named only the "
-        "living room); names made of a request's own words are not told apart"
-    ),
-)
 def test_a_room_named_with_the_requests_command_words_is_not_named_by_them() -> None:
     assert not players_named("turn off the living room", [_kitchen("Turn Off")], [LIVING], [False])
 
@@ -58,27 +50,11 @@ def test_with_a_plan_the_target_words_do_not_name_the_command_word_room() -> Non
 
 
 @pytest.mark.parametrize(("room", "utterance"), PRONOUN_ROOMS)
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "players_named reads a pronoun or a word for what plays ('it', 'everything', 'the "
-        "music') as the name of a room renamed to it: the model may change that player "
-        "though the user named none"
-    ),
-)
 def test_a_room_named_like_a_pronoun_is_not_named_by_it(room: str, utterance: str) -> None:
     assert not players_named(utterance, [_kitchen(room)], [LIVING], [False])
 
 
 @pytest.mark.parametrize(("room", "utterance"), PRONOUN_ROOMS)
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the implied player (the satellite's area's) loses its implication when another "
-        "player counts as named: a room renamed 'It' makes 'turn it off' in the living "
-        "room refuse the living room's own change (denial of service by a name)"
-    ),
-)
 def test_a_room_named_like_a_pronoun_does_not_take_the_implied_players_change(
     room: str, utterance: str
 ) -> None:

@@ -255,7 +255,9 @@ def plan_refusal(
     mismatch = plan_mismatch(
         plan,
         spec.action or "",
-        players_named=lambda words: players_named(handler, arguments, words, tainted=tainted),
+        players_named=lambda words: players_named(
+            handler, arguments, words, tainted=tainted, planned=True
+        ),
         items=handler.utterance_terms(arguments) if tainted else (),
         longer_names=longer_names(handler, arguments) if tainted else (),
         volume_target=facts.volume_target,
@@ -326,7 +328,12 @@ def no_plan_after_read(spec: ToolSpec, call: ToolCall, taint: TaintBook) -> bool
 
 
 def players_named(
-    handler: ToolHandler, arguments: Mapping[str, Any], words: str | None, *, tainted: bool
+    handler: ToolHandler,
+    arguments: Mapping[str, Any],
+    words: str | None,
+    *,
+    tainted: bool,
+    planned: bool = False,
 ) -> bool:
     """The change's players are ones the user's words name or imply (PlayerTerms).
 
@@ -343,7 +350,7 @@ def players_named(
     if terms is None:
         return True  # a handler with no players (another API's, memory)
     implied = terms.implied if tainted else (True,) * len(terms.targets)
-    return words_name_players(words, terms.targets, terms.others, implied)
+    return words_name_players(words, terms.targets, terms.others, implied, planned=planned)
 
 
 def _every_name_asked(

@@ -11,6 +11,7 @@ import re
 
 from .names import name_tokens, names_whole, phrase_starts
 from .phrases import LANGUAGES, Language, answers, any_rule, language_code, rules_for
+from .request_words import only_request_words, request_vocabulary
 
 
 class Answer(StrEnum):
@@ -313,23 +314,33 @@ def players_named(
     targets: Sequence[Sequence[str]],
     others: Sequence[Sequence[str]],
     implied: Sequence[bool],
+    *,
+    planned: bool = False,
 ) -> bool:
     """True when the user's words name every player a change targets, or imply it.
 
     `targets`, `others`: per player (the call's; every other offered), the names a user says for
     it; `implied`: per target, whether it counts unnamed (docs/security.md, "How the guard reads
-    the user's words (as the code does it)").
+    the user's words (as the code does it)"). A name made only of request words ("Turn Off",
+    "It", "The Music"; request_words.py) is named only by `planned` words (a plan's target
+    words, the user's own for a player), never by an utterance the word rules read; a word of a
+    name that is a request word never names its player alone.
     """
     words = set(_name_tokens(utterance or ""))
     players = [*targets, *others]
     every_name = [name for names in players for name in names]
     token_sets = [{t for name in names for t in _name_tokens(name)} for names in players]
+    vocabulary = request_vocabulary()
 
     def named(index: int) -> bool:
-        if any(names_whole(utterance, name, every_name) for name in players[index]):
+        if any(
+            names_whole(utterance, name, every_name)
+            for name in players[index]
+            if planned or not only_request_words(name)
+        ):
             return True
         shared = set().union(*(tokens for i, tokens in enumerate(token_sets) if i != index))
-        distinct = {t for t in token_sets[index] - shared if len(t) >= MIN_NAME_TOKEN}
+        distinct = {t for t in token_sets[index] - shared - vocabulary if len(t) >= MIN_NAME_TOKEN}
         return bool(distinct & words)
 
     other_named = any(named(len(targets) + i) for i in range(len(others)))
