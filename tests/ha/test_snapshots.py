@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from homeassistant.components.media_player import MediaPlayerState
@@ -70,6 +71,9 @@ async def test_media_player_attributes(
     expected_state: MediaPlayerState,
 ) -> None:
     emulator.tick_interval = 3600  # freeze the position for a stable snapshot
+    # The tick already asleep (0.05 s) comes first, not in the same read as the arrangement's
+    # events (which then records the position it reports: 1, not 0).
+    await asyncio.sleep(0.1)
     arrange(emulator)
     await wait_for(lambda: hass.states.get(ENTITY_ID).state == expected_state)
     await hass.async_block_till_done()
