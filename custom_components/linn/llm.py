@@ -141,6 +141,14 @@ class LinnHandler:
         """The names the user would say: the source."""
         return [arguments["source"]] if "source" in arguments else []
 
+    def source_names(self, arguments: Mapping[str, Any]) -> Sequence[str]:
+        """Every offered player's source names (device text).
+
+        One the user asks for as a source asks for no standby or volume
+        (guard.utterance.mask_sources: "change the input to Standby").
+        """
+        return [name for player in self._context().players for name in player.source_names]
+
     def player_terms(self, arguments: Mapping[str, Any]) -> PlayerTerms | None:
         """The names of the players the call changes and of the others.
 

@@ -180,8 +180,13 @@ def _check_asked(
     read_here: bool,
     tainted: bool,
 ) -> str | None:
-    """The words ask for this kind of change (after device text: with every name)."""
+    """The words ask for this kind of change (after device text: with every name).
+
+    A source name the words ask for as a source asks for no other kind ("change the input
+    to Standby"; utterance.mask_sources).
+    """
     action = spec.action or ""
+    sources = source_names(handler, arguments)
     if spec.every_term and tainted:
         asked = _every_name_asked(
             words,
@@ -190,9 +195,12 @@ def _check_asked(
             terms,
             turn.language,
             longer=longer_names(handler, arguments),
+            sources=sources,
         )
     else:
-        asked = utterance_asks_for(words, action, terms, narrow=tainted, language=turn.language)
+        asked = utterance_asks_for(
+            words, action, terms, narrow=tainted, language=turn.language, sources=sources
+        )
     return None if asked else _not_asked(read_here=read_here, tainted=tainted)
 
 
@@ -220,14 +228,18 @@ def _check_volume(
     facts = handler.risk_facts(arguments)
     volume = facts.volume_target
     lang = turn.language
+    sources = source_names(handler, arguments) if volume is not None else ()
     if volume is not None and not utterance_allows_volume(
-        words, volume, facts.volume_current, lang
+        words, volume, facts.volume_current, lang, sources
     ):
         # "turn it down" must not become the text's "set the volume to 48"
         return _not_this_volume(read_here=read_here)
     # "louder" may not become a question about 90: the user says the level
     return _asking_refusal(
-        policy, read_here=read_here, volume=volume, said=lambda: volume_numbers(words, lang)
+        policy,
+        read_here=read_here,
+        volume=volume,
+        said=lambda: volume_numbers(words, lang, sources),
     )
 
 
@@ -361,6 +373,7 @@ def _every_name_asked(
     language: str | None,
     *,
     longer: Sequence[str] = (),
+    sources: Sequence[str] = (),
 ) -> bool:
     """The words ask for the action, and for every name: in them or in the previous request.
 
@@ -368,7 +381,7 @@ def _every_name_asked(
     kind of change with it ("living room volume 25", then "now 20"), and only whole: not
     inside a longer name of `longer` ("the front door light" names no "Front Door").
     """
-    if not utterance_asks_for(words, action, (), language=language):
+    if not utterance_asks_for(words, action, (), language=language, sources=sources):
         return False
     return all(
         (
@@ -381,6 +394,14 @@ def _every_name_asked(
         )
         for term in terms
     )
+
+
+def source_names(handler: ToolHandler, arguments: Mapping[str, Any]) -> Sequence[str]:
+    """The offered players' source names (a handler's optional `source_names`): device text."""
+    lookup: Callable[[Mapping[str, Any]], Sequence[str]] | None = getattr(
+        handler, "source_names", None
+    )
+    return lookup(arguments) if lookup is not None else ()
 
 
 def longer_names(handler: ToolHandler, arguments: Mapping[str, Any]) -> Sequence[str]:

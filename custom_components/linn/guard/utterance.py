@@ -180,25 +180,73 @@ def utterance_asks_for(
     *,
     narrow: bool = True,
     language: str | None = None,
+    sources: Iterable[str] = (),
 ) -> bool:
     """True when the user's own words ask for this kind of action (and this target).
 
     `extra_terms`: names the call targets, which only narrow; `narrow=False`: they need not be
     said; `language`: the turn's (None: English); one without rules asks for nothing
     (docs/security.md, "How the guard reads the user's words (as the code does it)").
+    `sources`: the players' source names (device text): one the words ask for as a source
+    asks for no other action ("change the input to Standby"; mask_sources).
     """
+    names = tuple(sources)
     return any(
-        _asks_for(utterance, action, extra_terms, narrow, lang) for lang in rule_languages(language)
+        _asks_for(utterance, action, extra_terms, narrow, lang, sources=names)
+        for lang in rule_languages(language)
     )
 
 
+_MASK = "\x00"
+"""A token no rule reads: what stands for a source name's words (mask_sources)."""
+
+
+def mask_sources(
+    clauses: list[list[str]], sources: Iterable[str], lang: Language
+) -> list[list[str]]:
+    """The clauses with the words of each source name they ask for as a source masked.
+
+    A source phrase is the name after a `source_before` word or before a `source_after`
+    word ("to Standby", "the Off input"), the test the action "source" uses: a device
+    chooses its sources' names (Linn's app asks no password), and "change the input to
+    Standby", "use the Off input", "the input to Volume 45" ask for the source, not for
+    standby or a volume of 45 (break-it review 51). Words outside such a phrase still
+    count ("turn it off" with a source named "Off").
+    """
+    phrases = [tokens for tokens in (_tokens(name, lang) for name in sources) if tokens]
+    if not phrases:
+        return clauses
+    masked = []
+    for clause in clauses:
+        out = list(clause)
+        for phrase in phrases:
+            size = len(phrase)
+            for start in range(len(clause) - size + 1):
+                if clause[start : start + size] != phrase:
+                    continue
+                before = clause[start - 1] if start > 0 else ""
+                after = clause[start + size] if start + size < len(clause) else ""
+                if before in lang.source_before or after in lang.source_after:
+                    out[start : start + size] = [_MASK] * size
+        masked.append(out)
+    return masked
+
+
 def _asks_for(
-    utterance: str | None, action: str, extra_terms: Iterable[str], narrow: bool, lang: Language
+    utterance: str | None,
+    action: str,
+    extra_terms: Iterable[str],
+    narrow: bool,
+    lang: Language,
+    *,
+    sources: Sequence[str] = (),
 ) -> bool:
     clauses = split_clauses(utterance, lang) if utterance else []
     if not clauses:
         return False
     text = " " + " ".join(" ".join(clause) for clause in clauses) + " "
+    if action != "source":
+        clauses = mask_sources(clauses, sources, lang)
     phrases = [phrase for phrase in (_phrase(term) for term in extra_terms) if phrase]
     if narrow and phrases and not any(f" {phrase} " in text for phrase in phrases):
         return False

@@ -5,25 +5,31 @@ Only ever applied to the raw utterance the user spoke or typed, never to model o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 import re
 
 from .phrases import Language, any_rule
-from .utterance import level_numbers, rule_languages, split_clauses
+from .utterance import level_numbers, mask_sources, rule_languages, split_clauses
 
 
-def volume_numbers(utterance: str | None, language: str | None = None) -> set[int]:
+def volume_numbers(
+    utterance: str | None, language: str | None = None, sources: Iterable[str] = ()
+) -> set[int]:
     """The numbers in the user's words that can be a volume, not a zone, pin or minutes.
 
     A number counts in a clause that is not a question, unless a word right before it
     makes it something else ("zone 4", "pin 2", "radio 4") or a unit follows it ("10
     minutes"). "Kitchen to 20", "living room 35", "twenty five" count; a number a negation
-    or refusal reaches does not ("not 50, 20", "anything but 50"; Language.refuses).
+    or refusal reaches does not ("not 50, 20", "anything but 50"; Language.refuses), nor
+    one of a source name asked for as a source ("the input to Volume 45"; mask_sources).
     """
     if not utterance:
         return set()
     numbers: set[int] = set()
+    names = tuple(sources)
     for lang in rule_languages(language):
-        numbers |= level_numbers(split_clauses(utterance, lang), lang, unrefused=True)
+        clauses = mask_sources(split_clauses(utterance, lang), names, lang)
+        numbers |= level_numbers(clauses, lang, unrefused=True)
     return numbers
 
 
@@ -69,7 +75,11 @@ def _directions(utterance: str, lang: Language) -> tuple[bool, bool]:
 
 
 def utterance_allows_volume(
-    utterance: str | None, target: int, current: int | None, language: str | None = None
+    utterance: str | None,
+    target: int,
+    current: int | None,
+    language: str | None = None,
+    sources: Iterable[str] = (),
 ) -> bool:
     """True when the user's own words could have asked for this volume.
 
@@ -77,11 +87,16 @@ def utterance_allows_volume(
     direction they asked for ("down" and the target is not above the current volume).
     Questions ask for nothing ("is it too loud?"), and neither do words a negation reaches
     ("don't turn it up", "don't turn it up to 100"; the reach of Language.asks_for).
+    Nor does a source name asked for as a source ("the input to Volume 45"; mask_sources).
     """
     if not utterance:
         return False
+    names = tuple(sources)
     if any(
-        target in level_numbers(split_clauses(utterance, lang), lang, unnegated=True)
+        target
+        in level_numbers(
+            mask_sources(split_clauses(utterance, lang), names, lang), lang, unnegated=True
+        )
         for lang in rule_languages(language)
     ):
         return True  # not a number a negation reaches: "don't turn it up to 100"
