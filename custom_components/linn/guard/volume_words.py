@@ -13,7 +13,11 @@ from .utterance import level_numbers, mask_sources, rule_languages, split_clause
 
 
 def volume_numbers(
-    utterance: str | None, language: str | None = None, sources: Iterable[str] = ()
+    utterance: str | None,
+    language: str | None = None,
+    sources: Iterable[str] = (),
+    *,
+    unnegated: bool = False,
 ) -> set[int]:
     """The numbers in the user's words that can be a volume, not a zone, pin or minutes.
 
@@ -22,6 +26,8 @@ def volume_numbers(
     minutes"). "Kitchen to 20", "living room 35", "twenty five" count; a number a negation
     or refusal reaches does not ("not 50, 20", "anything but 50"; Language.refuses), nor
     one of a source name asked for as a source ("the input to Volume 45"; mask_sources).
+    With `unnegated`, nor one a negation reaches as it reaches action words ("don't turn it
+    up to 100"; level_numbers).
     """
     if not utterance:
         return set()
@@ -29,7 +35,7 @@ def volume_numbers(
     names = tuple(sources)
     for lang in rule_languages(language):
         clauses = mask_sources(split_clauses(utterance, lang), names, lang)
-        numbers |= level_numbers(clauses, lang, unrefused=True)
+        numbers |= level_numbers(clauses, lang, unnegated=unnegated, unrefused=True)
     return numbers
 
 
@@ -89,18 +95,9 @@ def utterance_allows_volume(
     ("don't turn it up", "don't turn it up to 100"; the reach of Language.asks_for).
     Nor does a source name asked for as a source ("the input to Volume 45"; mask_sources).
     """
-    if not utterance:
-        return False
-    names = tuple(sources)
-    if any(
-        target
-        in level_numbers(
-            mask_sources(split_clauses(utterance, lang), names, lang), lang, unnegated=True
-        )
-        for lang in rule_languages(language)
-    ):
+    if target in volume_numbers(utterance, language, sources, unnegated=True):
         return True  # not a number a negation reaches: "don't turn it up to 100"
-    if current is None:
+    if current is None or not utterance:
         return False
     for lang in rule_languages(language):
         up, down = _directions(utterance, lang)

@@ -33,8 +33,7 @@ class Rule:
 
     def matches(self, clause: list[str]) -> bool:
         """True when the pattern occurs in the clause (a list of words)."""
-        starts = range(1) if self.at_start else range(len(clause))
-        return any(self._at(0, clause, start) for start in starts)
+        return next(self.spans(clause), None) is not None
 
     def spans(self, clause: list[str]) -> Iterator[tuple[int, int, frozenset[int]]]:
         """Every occurrence in the clause: (first index, index after the last, own words).
@@ -60,17 +59,6 @@ class Rule:
                 yield from self._spans(index + 1, clause, p, words)
         elif position < len(clause) and word.matches(clause[position]):
             yield from self._spans(index + 1, clause, position + 1, (*words, position))
-
-    def _at(self, index: int, clause: list[str], position: int) -> bool:
-        if index == len(self.words):
-            return not self.at_end or position == len(clause)
-        word = self.words[index]
-        if word is None:
-            last = min(len(clause), position + MAX_GAP)
-            return any(self._at(index + 1, clause, p) for p in range(position, last + 1))
-        if position < len(clause) and word.matches(clause[position]):
-            return self._at(index + 1, clause, position + 1)
-        return False
 
 
 def rule(text: str) -> Rule:
@@ -227,7 +215,7 @@ class Language:
         about the level, none ("not so loud 20", "nicht so laut auf 20"); one after the words
         a clause opens with to name what to hear is the title's.
         """
-        hear = max((e for r in self.hear_starts for _s, e, _w in r.spans(clause)), default=0)
+        hear = self._hear_end(clause)
         for pattern in (*self.negations, *self.refusals):
             for start, after, _own in pattern.spans(clause):
                 if after > first or (hear and start >= hear):
@@ -341,7 +329,7 @@ class Language:
         clause opens with to name what to hear is the title's ("spiel Nicht von dieser
         Welt"), and one with a `not_negating_next` word after it is none ("nicht so laut").
         """
-        hear = max((e for r in self.hear_starts for _s, e, _w in r.spans(clause)), default=0)
+        hear = self._hear_end(clause)
         for negation in self.negations:
             for first, after, _own in negation.spans(clause):
                 if words.intersection(range(first, after)) or (hear and first >= hear):
@@ -359,6 +347,10 @@ class Language:
                 if not self.negation_ends.intersection(between):
                     return True
         return False
+
+    def _hear_end(self, clause: list[str]) -> int:
+        """Where the words that name what to hear end (0: none): the title follows them."""
+        return max((e for r in self.hear_starts for _s, e, _w in r.spans(clause)), default=0)
 
     def asks_for_any(self, clause: list[str]) -> bool:
         """True when the clause asks for any kind of change, negated or not.
