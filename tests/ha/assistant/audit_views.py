@@ -17,7 +17,7 @@ from homeassistant.setup import async_setup_component
 from custom_components.linn.guard import Outcome
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse
+from testing.fake_anthropic import FakeAnthropic, Reply, ToolUse, planned, planned_change
 from testing.ha.core_agent import CORE_KEY, core_claude_agent
 from testing.ha.injected_titles import show_title
 
@@ -180,3 +180,14 @@ async def converse_with(hass: HomeAssistant, agent_id: str, user: User, text: st
     """`user` says `text` to the agent `agent_id` in a new conversation; all it set off ends."""
     await conversation.async_converse(hass, text, None, Context(user_id=user.id), agent_id=agent_id)
     await hass.async_block_till_done()
+
+
+def level_planner(said: str, level: int) -> Callable[[Any], dict[str, Any]]:
+    """A fake planner: a volume of `level` for the request that holds `said`, else no change."""
+
+    def plan(recorded: Any) -> dict[str, Any]:
+        if said in recorded.raw_body.decode():
+            return planned(planned_change("volume", volume="level", level=level))
+        return planned()
+
+    return plan

@@ -18,11 +18,11 @@ import pytest
 from custom_components.linn.guard import Outcome
 from custom_components.linn.tools.ha_adapter import DATA_GUARD
 from linn_emulator import LinnEmulator
-from testing.fake_anthropic import FakeAnthropic, Stall, planned, planned_change
+from testing.fake_anthropic import FakeAnthropic, Stall
 from testing.ha.injected_titles import show_title
 from testing.helpers import wait_for
 
-from .audit_views import other_agent_turn, outcomes_of
+from .audit_views import level_planner, other_agent_turn, outcomes_of
 from .chat import PLAYER
 
 pytestmark = pytest.mark.usefixtures("assistant")
@@ -90,19 +90,13 @@ SET_35 = "set the volume to 35"
 WHATS_ON = "what's on?"
 
 
-def _planner(recorded: Any) -> dict[str, Any]:
-    if SET_35 in recorded.raw_body.decode():
-        return planned(planned_change("volume", volume="level", level=35))
-    return planned()
-
-
 async def _old_turn_then_read_turn(
     hass: HomeAssistant, user: User, emulator: LinnEmulator, fake: FakeAnthropic
 ) -> None:
     """Another agent's "set the volume to 35" under "kitchen" (planned, it runs); the volume
     goes back to 30; the turn's chat log is dropped (it added nothing); then another agent's
     "what's on?" under "kitchen" reads the title asking 35 and sets 35."""
-    fake.planner = _planner
+    fake.planner = level_planner(SET_35, 35)
     async with other_agent_turn(hass, SET_35, user, "kitchen") as call:
         await call("set_volume", {"player": PLAYER, "volume": 35})
     await wait_for(lambda: emulator.state.volume == 35)
